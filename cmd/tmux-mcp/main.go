@@ -1,0 +1,4 @@
+// Command tmux-mcp serves tmux to AI agents over the Model Context Protocol.
+package main
+
+func main() {}
