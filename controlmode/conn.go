@@ -1,0 +1,561 @@
+package controlmode
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// Options configure [Start]. The zero value attaches to the most recently
+// used session of the default tmux server, with the "tmux" found on PATH.
+type Options struct {
+	// Tmux is the tmux binary. Empty means "tmux" looked up on PATH.
+	Tmux string
+	// Socket is the server's socket name (tmux -L). Empty means the default.
+	Socket string
+	// SocketPath is the server's socket path (tmux -S); it wins over Socket.
+	SocketPath string
+	// Command is the client's start-up command and its arguments, such as
+	// {"attach-session", "-t", "$3"}. It must attach the client to a
+	// session. Nil means {"attach-session"}.
+	Command []string
+	// Argv, when set, is the whole command that runs the control client
+	// (for example behind ssh), replacing Tmux, Socket, SocketPath and
+	// Command. It must run a single-C client: `tmux ... -C ...`.
+	Argv []string
+	// Env is the client's environment. Nil means this process's. TMUX and
+	// TMUX_PANE are always removed, or tmux would refuse to nest.
+	Env []string
+	// OnNotification, if set, is called on the reader goroutine for every
+	// notification, in order. It must not block: the reader is what keeps
+	// the tmux server from stalling.
+	OnNotification func(Notification)
+	// Logger receives reports of unknown and stray lines. Nil discards.
+	Logger *slog.Logger
+}
+
+// Reply is one command's answer.
+type Reply struct {
+	// Lines is the command's output, one element per line, without line
+	// terminators. Bytes are as tmux sent them and may be invalid UTF-8.
+	Lines []string
+	// Err is nil, a *[CommandError] when tmux answered %error, or
+	// [ErrSkipped] when tmux dropped the command after an earlier failure
+	// on the same line.
+	Err error
+}
+
+// Stats counts a connection's traffic since it started.
+type Stats struct {
+	Calls         uint64 // Exec calls whose line was queued for writing
+	Commands      uint64 // commands in those lines
+	BytesWritten  uint64 // bytes written to the client, start-up excluded
+	Notifications uint64 // notifications decoded
+}
+
+// call is one Exec line waiting for its replies. The reader goroutine fills
+// replies and err and then closes done, once.
+type call struct {
+	cmds    []Command
+	replies []Reply
+	err     error
+	done    chan struct{}
+}
+
+// Conn is one tmux control-mode client. Its methods are safe for concurrent
+// use. Its protocol, for each call:
+//
+//  1. Exec checks every command, then, under mu, appends a call to the
+//     queue and its line to the write buffer: queue order is wire order.
+//  2. The writer goroutine writes whatever is buffered in one write, so
+//     concurrent calls share a system call.
+//  3. The reader goroutine parses tmux's output; each flags-1 reply block
+//     goes to the call at the head of the queue, which is popped and
+//     released once it has a block for every command or its first %error.
+//  4. When the client ends, every queued call is released with the error.
+type Conn struct {
+	opts    Options
+	proc    *exec.Cmd
+	tty     *os.File       // pty master: read by the reader, written by the writer
+	stderr  *limitedBuffer // the client's stderr, for error reports
+	logger  *slog.Logger
+	wg      sync.WaitGroup // reader and writer goroutines
+	started chan struct{}  // closed by the reader once the client is attached
+
+	mu      sync.Mutex // guards the fields below
+	queue   []*call    // calls written or to be written, oldest first; popped by the reader
+	wbuf    []byte     // bytes waiting for the writer
+	closing bool       // no new calls are accepted
+	wake    chan struct{}
+
+	subsMu sync.RWMutex // guards subs; the reader holds it for reading while it sends
+	subs   map[*Subscription]struct{}
+
+	// Owned by the reader goroutine.
+	parser     parser
+	exitReason string
+	exitSeen   bool
+	startMsg   string // the start-up block's error, if it failed
+
+	closeOnce sync.Once
+	done      chan struct{} // closed when the connection has ended
+	err       error         // why it ended; set before done is closed
+
+	calls, commands, written, notes atomic.Uint64
+}
+
+// Start runs a control-mode client on a new pseudo-terminal and returns
+// once it is attached to a session. If the client cannot attach (no server,
+// no such session) Start returns an error wrapping [ErrClosed] whose text
+// carries tmux's message. The context bounds only the start.
+func Start(ctx context.Context, opts *Options) (*Conn, error) {
+	c := &Conn{
+		stderr:  &limitedBuffer{max: 4096},
+		started: make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		subs:    make(map[*Subscription]struct{}),
+		done:    make(chan struct{}),
+	}
+	if opts != nil {
+		c.opts = *opts
+	}
+	c.logger = c.opts.Logger
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	if err := c.spawn(); err != nil {
+		return nil, err
+	}
+	c.wg.Add(2)
+	go c.readLoop()
+	go c.writeLoop()
+	select {
+	case <-c.started:
+		return c, nil
+	case <-c.done:
+		c.wg.Wait()
+		return nil, c.err
+	case <-ctx.Done():
+		c.Close()
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Conn) argv() []string {
+	if len(c.opts.Argv) > 0 {
+		return c.opts.Argv
+	}
+	bin := c.opts.Tmux
+	if bin == "" {
+		bin = "tmux"
+	}
+	argv := []string{bin, "-u"}
+	switch {
+	case c.opts.SocketPath != "":
+		argv = append(argv, "-S", c.opts.SocketPath)
+	case c.opts.Socket != "":
+		argv = append(argv, "-L", c.opts.Socket)
+	}
+	argv = append(argv, "-C")
+	if c.opts.Command == nil {
+		return append(argv, "attach-session")
+	}
+	return append(argv, c.opts.Command...)
+}
+
+func (c *Conn) spawn() (err error) {
+	master, slave, err := pty.Open()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		_ = slave.Close() // the child holds its own copy
+		if err != nil {
+			_ = master.Close() // Best effort.
+		}
+	}()
+	if err = makeRaw(slave.Fd()); err != nil {
+		return err
+	}
+	// pty.Open leaves the master in blocking mode; a non-blocking copy goes
+	// through Go's poller, so Close interrupts a pending Read or Write.
+	fd, err := syscall.Dup(int(master.Fd()))
+	if err != nil {
+		return err
+	}
+	if err = syscall.SetNonblock(fd, true); err != nil {
+		_ = syscall.Close(fd) // Best effort.
+		return err
+	}
+	c.tty = os.NewFile(uintptr(fd), "ptmx")
+	defer func() {
+		if err != nil {
+			_ = c.tty.Close() // Best effort.
+		}
+	}()
+	if err = master.Close(); err != nil {
+		return err
+	}
+
+	argv := c.argv()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	env := c.opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, c.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err = cmd.Start(); err != nil {
+		return &ExitError{Detail: err.Error()}
+	}
+	c.proc = cmd
+	return nil
+}
+
+// Exec sends cmds as one line and returns one [Reply] for each, in order.
+// The error is nil when every command succeeded; otherwise it is the first
+// failing command's *[CommandError], the context's error, or an error
+// wrapping [ErrClosed] when the connection ended first. Invalid commands are
+// refused with an error wrapping [ErrInvalidCommand] before anything is
+// written. See the package documentation on cancellation.
+func (c *Conn) Exec(ctx context.Context, cmds ...Command) ([]Reply, error) {
+	if len(cmds) == 0 {
+		return nil, invalidf("no command")
+	}
+	n := 0
+	for _, cmd := range cmds {
+		if err := cmd.Err(); err != nil {
+			return nil, err
+		}
+		n += len(cmd.text) + 3
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cl := &call{cmds: cmds, replies: make([]Reply, 0, len(cmds)), done: make(chan struct{})}
+
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return nil, c.closedErr()
+	}
+	c.queue = append(c.queue, cl)
+	start := len(c.wbuf)
+	c.wbuf = append(c.wbuf, cmds[0].text...)
+	for _, cmd := range cmds[1:] {
+		c.wbuf = append(c.wbuf, " ; "...)
+		c.wbuf = append(c.wbuf, cmd.text...)
+	}
+	c.wbuf = append(c.wbuf, '\n')
+	c.written.Add(uint64(len(c.wbuf) - start))
+	c.mu.Unlock()
+	c.calls.Add(1)
+	c.commands.Add(uint64(len(cmds)))
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+
+	select {
+	case <-cl.done:
+	case <-ctx.Done():
+		select {
+		case <-cl.done:
+		default:
+			return nil, ctx.Err()
+		}
+	}
+	if cl.err != nil {
+		return nil, cl.err
+	}
+	for _, r := range cl.replies {
+		if r.Err != nil {
+			return cl.replies, r.Err
+		}
+	}
+	return cl.replies, nil
+}
+
+func (c *Conn) closedErr() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return &ExitError{Detail: "closing"}
+	}
+}
+
+// Done returns a channel that is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns nil while the connection is up and, once [Conn.Done] is
+// closed, the error that ended it, which wraps [ErrClosed].
+func (c *Conn) Err() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// Pid returns the process id of the tmux client.
+func (c *Conn) Pid() int { return c.proc.Process.Pid }
+
+// Stats returns the connection's traffic counters.
+func (c *Conn) Stats() Stats {
+	return Stats{
+		Calls:         c.calls.Load(),
+		Commands:      c.commands.Load(),
+		BytesWritten:  c.written.Load(),
+		Notifications: c.notes.Load(),
+	}
+}
+
+// Close detaches the client and returns once it has exited and every
+// goroutine of the connection has stopped. Calls still waiting get an error
+// wrapping [ErrClosed]. Close is idempotent and safe from any goroutine.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		wasClosing := c.closing
+		c.closing = true
+		if !wasClosing {
+			// An empty line detaches a control client once the lines
+			// before it have been answered.
+			c.wbuf = append(c.wbuf, '\n')
+		}
+		c.mu.Unlock()
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+		t := time.NewTimer(2 * time.Second)
+		select {
+		case <-c.done:
+		case <-t.C:
+			// The client did not leave: end the process we started.
+			_ = c.proc.Process.Kill() // Best effort: it may have just exited.
+		}
+		t.Stop()
+		c.wg.Wait()
+	})
+	return nil
+}
+
+func (c *Conn) writeLoop() {
+	defer c.wg.Done()
+	var buf []byte
+	for {
+		select {
+		case <-c.wake:
+		case <-c.done:
+			return
+		}
+		c.mu.Lock()
+		buf, c.wbuf = c.wbuf, buf[:0]
+		c.mu.Unlock()
+		if len(buf) == 0 {
+			continue
+		}
+		if _, err := c.tty.Write(buf); err != nil {
+			// The reader sees the end of the stream and reports it; kill
+			// the client in case it is alive but not reading.
+			_ = c.proc.Process.Kill() // Best effort.
+			return
+		}
+	}
+}
+
+func (c *Conn) readLoop() {
+	defer c.wg.Done()
+	r := bufio.NewReaderSize(c.tty, 64<<10)
+	var long []byte
+	var readErr error
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		line = line[:len(line)-1]
+		if long != nil {
+			line = append(long, line...)
+			long = nil
+		}
+		c.handle(c.parser.line(line))
+	}
+	c.finish(readErr)
+}
+
+func (c *Conn) handle(ev event) {
+	switch ev.kind {
+	case evReply:
+		c.deliver(ev.lines, ev.failed)
+	case evNote:
+		c.notify(ev.note)
+	}
+}
+
+// deliver gives a reply block to the call at the head of the queue.
+func (c *Conn) deliver(lines []string, failed bool) {
+	c.mu.Lock()
+	if len(c.queue) == 0 {
+		c.mu.Unlock()
+		c.notify(Unknown{Line: strings.Join(lines, "\n"), Err: ProtocolError("reply block with no call waiting")})
+		return
+	}
+	cl := c.queue[0]
+	r := Reply{Lines: lines}
+	if failed {
+		r.Err = &CommandError{Command: cl.cmds[len(cl.replies)].name, Msg: strings.Join(lines, "\n")}
+	}
+	cl.replies = append(cl.replies, r)
+	complete := failed || len(cl.replies) == len(cl.cmds)
+	if complete {
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+	}
+	c.mu.Unlock()
+	if complete {
+		for len(cl.replies) < len(cl.cmds) {
+			cl.replies = append(cl.replies, Reply{Err: ErrSkipped})
+		}
+		close(cl.done)
+	}
+}
+
+func (c *Conn) notify(n Notification) {
+	c.notes.Add(1)
+	switch n := n.(type) {
+	case SessionChanged:
+		select {
+		case <-c.started:
+		default:
+			close(c.started)
+		}
+	case HookOutput:
+		select {
+		case <-c.started:
+		default:
+			if n.Error {
+				c.startMsg = strings.Join(n.Lines, "; ")
+			}
+		}
+	case Exit:
+		c.exitSeen, c.exitReason = true, n.Reason
+	case Unknown:
+		c.logger.Debug("controlmode: unknown line", "line", n.Line, "err", n.Err)
+	case Stray:
+		c.logger.Debug("controlmode: stray line", "line", n.Line)
+	}
+	if f := c.opts.OnNotification; f != nil {
+		f(n)
+	}
+	c.subsMu.RLock()
+	for s := range c.subs {
+		s.send(n)
+	}
+	c.subsMu.RUnlock()
+}
+
+// finish ends the connection after the reader has seen the end of the
+// stream: it reaps the client, fails every waiting call, and closes done.
+func (c *Conn) finish(readErr error) {
+	c.mu.Lock()
+	c.closing = true
+	pending := c.queue
+	c.queue = nil
+	c.mu.Unlock()
+
+	waited := make(chan error, 1)
+	go func() { waited <- c.proc.Wait() }()
+	t := time.NewTimer(2 * time.Second)
+	var waitErr error
+	select {
+	case waitErr = <-waited:
+	case <-t.C:
+		_ = c.proc.Process.Kill() // Best effort: our own client, stuck.
+		waitErr = <-waited
+	}
+	t.Stop()
+	_ = c.tty.Close() // Best effort: the client is gone.
+
+	e := &ExitError{Reason: c.exitReason}
+	var details []string
+	if c.startMsg != "" {
+		details = append(details, c.startMsg)
+	}
+	if s := strings.TrimSpace(c.stderr.String()); s != "" {
+		details = append(details, s)
+	}
+	if !c.exitSeen {
+		if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, syscall.EIO) {
+			details = append(details, readErr.Error())
+		} else {
+			details = append(details, "end of stream without %exit")
+		}
+		if waitErr != nil {
+			details = append(details, waitErr.Error())
+		}
+	}
+	e.Detail = strings.Join(details, "; ")
+	c.err = e
+	for _, cl := range pending {
+		cl.err = e
+		close(cl.done)
+	}
+	c.subsMu.Lock()
+	for s := range c.subs {
+		delete(c.subs, s)
+		close(s.ch)
+	}
+	c.subsMu.Unlock()
+	close(c.done)
+}
+
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf bytes.Buffer
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.max - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+func (b *limitedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

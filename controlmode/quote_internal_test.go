@@ -1,0 +1,65 @@
+package controlmode
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+func attachInternal(t *testing.T) (*fixtures.Server, *Conn) {
+	t.Helper()
+	srv := fixtures.NewServer(t)
+	id := srv.NewSession(t, "main")
+	c, err := Start(testCtx(t), &Options{Tmux: srv.Bin, Socket: srv.Socket, Command: []string{"attach-session", "-t", id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return srv, c
+}
+
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestQuoteRoundTrip(t *testing.T) {
+	_, c := attachInternal(t)
+	ctx := testCtx(t)
+	pieces := []string{"'", "''", `\`, `\'`, ";", `\;`, " ; ", "#{session_name}", "#(touch CANARY)", "$(touch CANARY)",
+		"$HOME", "~", "%", "%1", "%end 1 2 1", "-", "--", "-t", "{", "}", `"`, "é", "☃", "\t", "x", " ", "=", "@", "!", "\x1b[31m"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := []string{"", "-leading", "--", "'", "plain"}
+	for range 300 {
+		var b strings.Builder
+		for range rng.IntN(8) + 1 {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		cases = append(cases, b.String())
+	}
+	for i, s := range cases {
+		name := fmt.Sprint("q", i)
+		rs, err := c.Exec(ctx, NewCommand("set-buffer", "-b", name).Text(s), NewCommand("show-buffer", "-b", name), NewCommand("delete-buffer", "-b", name))
+		if s == "" {
+			// tmux refuses an empty buffer; the refusal is the answer.
+			if err == nil {
+				t.Errorf("set-buffer of empty text succeeded")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		// show-buffer vis-encodes what it prints to a control client.
+		if got := unvis(strings.Join(rs[1].Lines, "\n")); got != s {
+			t.Errorf("round trip: got %q, want %q", got, s)
+		}
+	}
+}
+
