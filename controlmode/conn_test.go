@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-		"runtime"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +35,9 @@ func attach(t testing.TB, opts *controlmode.Options) (*fixtures.Server, *control
 	return srv, c
 }
 
-func cmd(name string, args ...string) controlmode.Command { return controlmode.NewCommand(name, args...) }
+func cmd(name string, args ...string) controlmode.Command {
+	return controlmode.NewCommand(name, args...)
+}
 
 func display(text string) controlmode.Command {
 	return cmd("display-message", "-p").Text(strings.ReplaceAll(text, "#", "##"))

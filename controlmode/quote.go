@@ -5,7 +5,7 @@ import (
 )
 
 // Quote returns s as one token of tmux's command language that tmux reads
-// back as exactly s: it is single-quoted, with ' written as '\'' and every
+// back as exactly s: it is single-quoted, with ' written as '\” and every
 // control byte written as a double-quoted octal escape, so no LF, CR or other
 // control byte ever reaches the wire. Quote fails only for text containing a
 // NUL byte, which tmux cannot represent.

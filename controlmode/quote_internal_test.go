@@ -62,4 +62,3 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 	}
 }
-
