@@ -1,0 +1,55 @@
+# tmux-mcp: build, test, fuzz, bench, lint, run. `make help` lists the targets.
+
+GO        ?= go
+BIN       ?= bin/tmux-mcp
+FUZZTIME  ?= 30s
+BENCHTIME ?= 1s
+ARGS      ?=
+
+# The end-to-end tests' node packages, installed only when test/e2e/package.json
+# exists, and again only when package.json or package-lock.json changed (npm writes
+# node_modules/.package-lock.json last).
+E2E      := test/e2e
+E2E_DEPS := $(if $(wildcard $(E2E)/package.json),$(E2E)/node_modules/.package-lock.json)
+
+.PHONY: help build test fuzz bench lint run
+
+help:
+	@echo 'make build  - build $(BIN)'
+	@echo 'make test   - go test -race ./... (real tmux servers on private sockets)'
+	@echo 'make fuzz   - every Fuzz target in the module, FUZZTIME=$(FUZZTIME) each'
+	@echo 'make bench  - every benchmark, BENCHTIME=$(BENCHTIME)'
+	@echo 'make lint   - gofmt -l must be empty, go vet ./...'
+	@echo 'make run    - build and run $(BIN) $(ARGS)'
+
+build:
+	$(GO) build -o $(BIN) ./cmd/tmux-mcp
+
+test: $(E2E_DEPS)
+	$(GO) test -race ./...
+
+$(E2E)/node_modules/.package-lock.json: $(E2E)/package.json $(wildcard $(E2E)/package-lock.json)
+	npm ci --prefix $(E2E)
+
+# Fuzz targets are found, not listed: every package with tests is asked for its
+# Fuzz* functions, and each runs on its own (go test -fuzz takes one target at a time).
+fuzz:
+	@set -e; \
+	for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+		list=$$($(GO) test -list 'Fuzz.*' $$pkg) || { echo "$$list"; exit 1; }; \
+		for target in $$(echo "$$list" | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime=$(BENCHTIME) ./...
+
+lint:
+	@unformatted=$$(gofmt -l .); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+run: build
+	./$(BIN) $(ARGS)
