@@ -71,6 +71,21 @@ func TestExec(t *testing.T) {
 	}
 }
 
+func TestPipesTransport(t *testing.T) {
+	srv, c := attach(t, &controlmode.Options{Pipes: true})
+	ctx := testCtx(t)
+	long := strings.Repeat("x", 200_000)
+	rs, err := c.Exec(ctx, display("a"), cmd("set-buffer", "-b", "p").Text(long), cmd("show-buffer", "-b", "p"))
+	if err != nil || rs[0].Lines[0] != "a" || strings.Join(rs[2].Lines, "") != long {
+		t.Fatalf("got err %v", err)
+	}
+	srv.Kill(t)
+	<-c.Done()
+	if _, err := c.Exec(ctx, display("x")); !errors.Is(err, controlmode.ErrClosed) {
+		t.Fatalf("got %v after the server died, want ErrClosed", err)
+	}
+}
+
 func TestExecFailureDropsRestOfLine(t *testing.T) {
 	_, c := attach(t, nil)
 	ctx := testCtx(t)

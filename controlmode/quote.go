@@ -47,6 +47,10 @@ func appendQuoted(b *strings.Builder, s string) error {
 	if strings.IndexByte(s, 0) >= 0 {
 		return invalidf("argument contains a NUL byte")
 	}
+	if s == "" {
+		b.WriteString("''")
+		return nil
+	}
 	// Adjacent quoted strings join into one token, so the text is a run of
 	// single-quoted spans broken by escapes for the bytes that cannot stand
 	// inside single quotes.
