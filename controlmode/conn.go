@@ -128,6 +128,24 @@ type Conn struct {
 // no such session) Start returns an error wrapping [ErrClosed] whose text
 // carries tmux's message. The context bounds only the start.
 func Start(ctx context.Context, opts *Options) (*Conn, error) {
+	c := newConn(opts)
+	if err := c.spawn(); err != nil {
+		return nil, err
+	}
+	c.run()
+	select {
+	case <-c.started:
+		return c, nil
+	case <-c.done:
+		c.wg.Wait()
+		return nil, c.err
+	case <-ctx.Done():
+		c.Close()
+		return nil, ctx.Err()
+	}
+}
+
+func newConn(opts *Options) *Conn {
 	c := &Conn{
 		stderr:  &limitedBuffer{max: 4096},
 		started: make(chan struct{}),
@@ -142,21 +160,20 @@ func Start(ctx context.Context, opts *Options) (*Conn, error) {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
-	if err := c.spawn(); err != nil {
-		return nil, err
-	}
+	return c
+}
+
+// run starts the reader and writer on c.r and c.w.
+func (c *Conn) run() {
 	c.wg.Add(2)
 	go c.readLoop()
 	go c.writeLoop()
-	select {
-	case <-c.started:
-		return c, nil
-	case <-c.done:
-		c.wg.Wait()
-		return nil, c.err
-	case <-ctx.Done():
-		c.Close()
-		return nil, ctx.Err()
+}
+
+// kill ends the client process, if there is one.
+func (c *Conn) kill() {
+	if c.proc != nil {
+		_ = c.proc.Process.Kill() // Best effort: it may have just exited.
 	}
 }
 
@@ -352,7 +369,12 @@ func (c *Conn) Err() error {
 }
 
 // Pid returns the process id of the tmux client.
-func (c *Conn) Pid() int { return c.proc.Process.Pid }
+func (c *Conn) Pid() int {
+	if c.proc == nil {
+		return 0
+	}
+	return c.proc.Process.Pid
+}
 
 // Stats returns the connection's traffic counters.
 func (c *Conn) Stats() Stats {
@@ -387,7 +409,7 @@ func (c *Conn) Close() error {
 		case <-c.done:
 		case <-t.C:
 			// The client did not leave: end the process we started.
-			_ = c.proc.Process.Kill() // Best effort: it may have just exited.
+			c.kill()
 		}
 		t.Stop()
 		c.wg.Wait()
@@ -432,7 +454,7 @@ func (c *Conn) writeAll(buf []byte) {
 		if _, err := c.w.Write(buf); err != nil {
 			// The reader sees the end of the stream and reports it; kill
 			// the client in case it is alive but not reading.
-			_ = c.proc.Process.Kill() // Best effort.
+			c.kill()
 		}
 		c.mu.Lock()
 		if len(c.wbuf) == 0 {
@@ -572,17 +594,19 @@ func (c *Conn) finish(readErr error) {
 	c.queue = nil
 	c.mu.Unlock()
 
-	waited := make(chan error, 1)
-	go func() { waited <- c.proc.Wait() }()
-	t := time.NewTimer(2 * time.Second)
 	var waitErr error
-	select {
-	case waitErr = <-waited:
-	case <-t.C:
-		_ = c.proc.Process.Kill() // Best effort: our own client, stuck.
-		waitErr = <-waited
+	if c.proc != nil {
+		waited := make(chan error, 1)
+		go func() { waited <- c.proc.Wait() }()
+		t := time.NewTimer(2 * time.Second)
+		select {
+		case waitErr = <-waited:
+		case <-t.C:
+			c.kill() // our own client, stuck
+			waitErr = <-waited
+		}
+		t.Stop()
 	}
-	t.Stop()
 	_ = c.r.Close() // Best effort: the client is gone.
 	_ = c.w.Close() // Best effort: the same file for a pty.
 
