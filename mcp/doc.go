@@ -1,0 +1,36 @@
+// Package mcp serves a session.Manager's tmux as Model Context Protocol tools, resources and prompts.
+//
+// It is the declarative half of the server: the catalogue of libtmux-mcp's
+// 56 tools plus teardown_session ([Catalogue]), their input and output
+// schemas, annotations and safety tiers, the error envelope ([ToolError]),
+// the tmux:// resources and the prompts. What a tool does is behind one seam,
+// [Backend]: one method per tool, typed with this package's input and result
+// types. [NewServer] puts the two together into an *mcp.Server of the Go SDK.
+//
+// # Calls
+//
+// Every tool call goes through one path. The arguments are checked against
+// the tool's advertised schema by this package, not the SDK, so any
+// violation (unknown key, wrong type, too long in bytes, NUL, a newline in
+// an id) is answered as invalid_arguments; explicit nulls mean "absent" and
+// defaults are applied. Tools that send input, change or destroy something
+// refuse a call without a target (target_required). Then the Backend method
+// runs. Its result becomes structuredContent plus a text content; any error,
+// and any panic, becomes the envelope of CONTRACT §3 in both. A call to a
+// known tool that the tier or tool selection leaves out is answered
+// tool_denied, not "unknown tool". Each call writes one audit line with
+// secrets reduced to a length and a hash.
+//
+// # Schemas
+//
+// Schemas are inferred from the Go types with jsonschema-go, limits come
+// from mcp struct tags (see inputs.go), and every schema is normalized:
+// pointers and slices are advertised as their plain type, never ["null", T],
+// and objects with properties forbid others. Output schemas admit the
+// result or the error envelope.
+//
+// # Concurrency
+//
+// The SDK handles each request on its own goroutine, so Backend methods run
+// concurrently; the server's own state is read-only after NewServer.
+package mcp

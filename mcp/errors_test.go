@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+type busyErr struct{}
+
+func (busyErr) Error() string      { return "too many calls in flight" }
+func (busyErr) ToolCode() string   { return CodeBusy }
+func (busyErr) Effects() string    { return EffectsNone }
+func (busyErr) Suggestion() string { return "wait\nfor it" }
+
+type lostErr struct{}
+
+func (lostErr) Error() string    { return "control connection closed" }
+func (lostErr) ToolCode() string { return CodeConnectionLost }
+func (lostErr) Retryable() bool  { return true }
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want ToolError
+	}{
+		{"tool error passes through", Errorf(CodeNotFound, EffectsNone, "can't find pane: %%9"),
+			ToolError{Code: CodeNotFound, Message: "can't find pane: %9", Effects: EffectsNone, Suggestion: defaultSuggestion(CodeNotFound)}},
+		{"wrapped tool error", fmt.Errorf("resolve: %w", NewError(CodeStaleTarget, EffectsNone, "old generation")),
+			ToolError{Code: CodeStaleTarget, Message: "old generation", Effects: EffectsNone, Suggestion: defaultSuggestion(CodeStaleTarget)}},
+		{"tool error without effects is possible", &ToolError{Code: CodeTmuxError, Message: "no"},
+			ToolError{Code: CodeTmuxError, Message: "no", Effects: EffectsPossible}},
+		{"behaviour interfaces", fmt.Errorf("send: %w", busyErr{}),
+			ToolError{Code: CodeBusy, Message: "send: too many calls in flight", Effects: EffectsNone, Retryable: true, Suggestion: "wait for it"}},
+		{"retryable override, effects unknown", lostErr{},
+			ToolError{Code: CodeConnectionLost, Message: "control connection closed", Effects: EffectsPossible, Retryable: true, Suggestion: defaultSuggestion(CodeConnectionLost)}},
+		{"cancelled", fmt.Errorf("exec: %w", context.Canceled),
+			ToolError{Code: CodeCancelled, Message: "the request was cancelled", Effects: EffectsPossible}},
+		{"deadline", context.DeadlineExceeded,
+			ToolError{Code: CodeDeadline, Message: "the call's deadline passed", Effects: EffectsPossible}},
+		{"unknown is internal", errors.New("boom"),
+			ToolError{Code: CodeInternal, Message: "boom", Effects: EffectsPossible}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := classify(tc.err); *got != tc.want {
+				t.Errorf("got %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+	if classify(nil) != nil {
+		t.Error("classify(nil) is not nil")
+	}
+}
+
+func TestNewErrorRetryable(t *testing.T) {
+	for _, tc := range []struct {
+		code, effects string
+		want          bool
+	}{
+		{CodeBusy, EffectsNone, true},
+		{CodeServerUnavailable, EffectsNone, true},
+		{CodeConnectionLost, EffectsNone, true},
+		{CodeConnectionLost, EffectsPossible, false},
+		{CodeNotFound, EffectsNone, false},
+		{CodeInternal, EffectsPossible, false},
+	} {
+		if got := NewError(tc.code, tc.effects, "m").Retryable; got != tc.want {
+			t.Errorf("%s/%s: retryable %v, want %v", tc.code, tc.effects, got, tc.want)
+		}
+	}
+}
+
+func TestMessageCap(t *testing.T) {
+	te := classify(errors.New(strings.Repeat("é", 400) + "\xff"))
+	if len(te.Message) > MaxMessageBytes || !utf8.ValidString(te.Message) {
+		t.Errorf("message of %d bytes, valid UTF-8 %v; want at most %d and valid", len(te.Message), utf8.ValidString(te.Message), MaxMessageBytes)
+	}
+	if short := capMessage("fine"); short != "fine" {
+		t.Errorf("capMessage changed a short message: %q", short)
+	}
+}
+
+func TestErrorResultShape(t *testing.T) {
+	res := NewError(CodeOwnershipRequired, EffectsNone, "session is not owned by this application").
+		WithSuggestion("use kill_session").result()
+	if !res.IsError {
+		t.Fatal("not an error result")
+	}
+	want := `{"error":{"code":"ownership_required","message":"session is not owned by this application","effects":"none","retryable":false}}`
+	if got := string(res.StructuredContent.(json.RawMessage)); got != want {
+		t.Errorf("structuredContent %s, want %s", got, want)
+	}
+	if got := textOf(res); got != want+"\nuse kill_session" {
+		t.Errorf("text %q", got)
+	}
+}

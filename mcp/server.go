@@ -1,0 +1,288 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrUsage is wrapped by the errors NewServer returns for a bad tool
+// selection (an unknown or repeated --tool name); the command exits 2.
+var ErrUsage = errors.New("usage error")
+
+// MaxResultBytes caps a tool's structured result (CONTRACT §3, result_limit).
+const MaxResultBytes = 1 << 20
+
+// Options configure NewServer. A nil *Options means all defaults.
+type Options struct {
+	// Safety is the tier: "readonly", "mutating" or "destructive"
+	// (LIBTMUX_SAFETY). "" means mutating. Any other value fails closed to
+	// readonly, with a warning logged.
+	Safety string
+	// Tools, when not empty, is the exact set of tools to expose, replacing
+	// the tier's set (--tool). An unknown or repeated name is an error
+	// wrapping ErrUsage.
+	Tools []string
+	// Version is the server version reported to clients. "" means "dev".
+	Version string
+	// Logger receives warnings, caught panics and one audit line per call.
+	// nil discards them. It must not write to stdout.
+	Logger *slog.Logger
+}
+
+// server is the state behind one *sdk.Server.
+type server struct {
+	backend Backend
+	logger  *slog.Logger
+	tier    Tier            // the safety tier in force
+	enabled map[string]bool // tools listed and callable
+}
+
+// NewServer returns an MCP server whose tools, resources and prompts are
+// served by backend, with the tools enabled by opts. It fails only on a bad
+// tool selection.
+func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
+	if backend == nil {
+		return nil, errors.New("mcp: nil Backend")
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &server{logger: logger}
+	s.backend = batchBackend{Backend: backend, s: s}
+
+	tier, ok := ParseTier(opts.Safety)
+	if !ok {
+		logger.Warn("invalid safety tier; using readonly", "safety", opts.Safety)
+	}
+	s.tier = tier
+	enabled, err := selectTools(tier, opts.Tools)
+	if err != nil {
+		return nil, err
+	}
+	s.enabled = enabled
+
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "tmux-mcp", Version: version}, &sdk.ServerOptions{
+		Instructions: instructions(tier, opts.Tools),
+		Logger:       logger,
+		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
+	})
+	for _, d := range catalogue() {
+		if !s.enabled[d.name] {
+			continue
+		}
+		srv.AddTool(toolOf(d), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return s.call(ctx, d, req.Params.Arguments), nil
+		})
+	}
+	s.addResources(srv)
+	addPrompts(srv)
+	srv.AddReceivingMiddleware(s.denyDisabled, s.routeResources)
+	return srv, nil
+}
+
+// selectTools returns the set of enabled tools: names if given, else every
+// tool of tier or below.
+func selectTools(tier Tier, names []string) (map[string]bool, error) {
+	enabled := map[string]bool{}
+	if len(names) == 0 {
+		for _, d := range catalogue() {
+			if d.tier <= tier {
+				enabled[d.name] = true
+			}
+		}
+		return enabled, nil
+	}
+	for _, n := range names {
+		if lookupTool(n) == nil {
+			return nil, fmt.Errorf("%w: unknown tool %q", ErrUsage, n)
+		}
+		if enabled[n] {
+			return nil, fmt.Errorf("%w: tool %q given twice", ErrUsage, n)
+		}
+		enabled[n] = true
+	}
+	return enabled, nil
+}
+
+func toolOf(d *toolDef) *sdk.Tool {
+	t := &sdk.Tool{
+		Name:         d.name,
+		Description:  d.desc,
+		InputSchema:  d.spec.schema,
+		OutputSchema: d.output,
+		Annotations: &sdk.ToolAnnotations{
+			ReadOnlyHint:    d.ann.ReadOnly,
+			DestructiveHint: &d.ann.Destructive,
+			IdempotentHint:  d.ann.Idempotent,
+			OpenWorldHint:   &d.ann.OpenWorld,
+		},
+	}
+	if d.alwaysLoad {
+		t.Meta = sdk.Meta{"anthropic/alwaysLoad": true}
+	}
+	return t
+}
+
+// call runs one tool call to completion and always answers with a result:
+// the tool's output, or the error envelope. Panics become internal errors.
+func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res *sdk.CallToolResult) {
+	start := time.Now()
+	var (
+		args map[string]any
+		te   *ToolError
+	)
+	defer func() {
+		if r := recover(); r != nil {
+			s.logger.Error("tool panicked", "tool", d.name, "panic", r, "stack", string(debug.Stack()))
+			te = Errorf(CodeInternal, EffectsPossible, "internal error in %s: %v", d.name, r)
+			res = te.result()
+		}
+		s.audit(d.name, args, te, time.Since(start))
+	}()
+
+	out, err := d.run(ctx, s.backend, func(dst any) *ToolError {
+		var te *ToolError
+		args, te = d.spec.decode(raw, dst)
+		if te == nil {
+			te = checkTarget(d, args)
+		}
+		return te
+	})
+	if err != nil {
+		te = classify(err)
+		return te.result()
+	}
+	res, te = success(out)
+	return res
+}
+
+// checkTarget answers target_required when d needs a target and args names none.
+func checkTarget(d *toolDef, args map[string]any) *ToolError {
+	if len(d.needsTarget) == 0 {
+		return nil
+	}
+	for _, a := range d.needsTarget {
+		if v, ok := args[a]; ok && v != "" {
+			return nil
+		}
+	}
+	return Errorf(CodeTargetRequired, EffectsNone, "%s needs a target: give one of %s",
+		d.name, strings.Join(d.needsTarget, ", "))
+}
+
+// success renders a tool's output: structuredContent, and as text either
+// the output's own text (Message) or the same compact JSON.
+func success(out any) (*sdk.CallToolResult, *ToolError) {
+	b, err := json.Marshal(fillNil(out))
+	if err != nil {
+		te := Errorf(CodeInternal, EffectsPossible, "cannot encode the result: %v", err)
+		return te.result(), te
+	}
+	if len(b) > MaxResultBytes {
+		te := Errorf(CodeResultLimit, EffectsPossible, "the result is %d bytes, over the %d-byte cap", len(b), MaxResultBytes)
+		te.Suggestion = defaultSuggestion(CodeResultLimit)
+		return te.result(), te
+	}
+	text := string(b)
+	if t, ok := out.(interface{ toolText() string }); ok {
+		text = t.toolText()
+	}
+	return &sdk.CallToolResult{
+		StructuredContent: json.RawMessage(b),
+		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
+	}, nil
+}
+
+// fillNil returns a copy of v in which nil slices and maps of fields that are
+// not omitempty are empty, so that lists are sent as [] and objects as {},
+// never null, as the output schemas say.
+func fillNil(v any) any {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return v
+	}
+	cp := reflect.New(rv.Type()).Elem()
+	cp.Set(rv)
+	fillNilValue(cp)
+	return cp.Interface()
+}
+
+func fillNilValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			fillNilValue(v.Elem())
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Struct {
+			for i := range v.Len() {
+				fillNilValue(v.Index(i))
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f, fv := t.Field(i), v.Field(i)
+			if !f.IsExported() || !fv.CanSet() {
+				continue
+			}
+			omit := strings.Contains(f.Tag.Get("json"), ",omitempty")
+			switch {
+			case fv.Kind() == reflect.Slice && fv.IsNil() && !omit && fv.Type() != reflect.TypeFor[JSONObject]():
+				fv.Set(reflect.MakeSlice(fv.Type(), 0, 0))
+			case fv.Kind() == reflect.Map && fv.IsNil() && !omit:
+				fv.Set(reflect.MakeMap(fv.Type()))
+			default:
+				fillNilValue(fv)
+			}
+		}
+	}
+}
+
+// denyDisabled answers a call to a known tool that is not enabled with the
+// tool_denied envelope, instead of the SDK's "unknown tool" protocol error.
+func (s *server) denyDisabled(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "tools/call" {
+			if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil {
+				if d := lookupTool(r.Params.Name); d != nil && !s.enabled[d.name] {
+					te := toolDenied(d.name)
+					te.Suggestion = defaultSuggestion(CodeToolDenied)
+					s.audit(d.name, nil, te, 0)
+					return te.result(), nil
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// instructions is the server's short guide for agents.
+func instructions(tier Tier, tools []string) string {
+	scope := "Safety tier: " + tier.String() + "."
+	if len(tools) > 0 {
+		scope = "Tools exposed: " + strings.Join(tools, ", ") + "."
+	}
+	return `tmux-mcp drives tmux: sessions hold windows, windows hold panes. Target panes by pane_id (%N) from list_panes or snapshot_pane; ids stay valid, names and indexes change.
+Run a command and get its exit status with run_command; wait for output with wait_for_text or wait_for_channel, never by polling capture_pane; read increments with capture_since.
+Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
+A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
+` + scope
+}
