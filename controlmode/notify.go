@@ -44,8 +44,9 @@ type WindowClose struct {
 	Unlinked bool
 }
 
-// WindowRenamed is %window-renamed or %unlinked-window-renamed. Name is
-// decoded from tmux's vis encoding.
+// WindowRenamed is %window-renamed or %unlinked-window-renamed. Names in
+// notifications are as tmux stores and lists them: vis-encoded when set
+// (a tab is \t, and up to 3.4 a $ is \$), exactly as #{window_name} prints.
 type WindowRenamed struct {
 	Window, Name string
 	Unlinked     bool

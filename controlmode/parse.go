@@ -157,7 +157,7 @@ func parseNotification(s string) Notification {
 		if !isID(w, '@') {
 			return bad("malformed " + name)
 		}
-		return WindowRenamed{Window: w, Name: unvis(n), Unlinked: name[1] == 'u'}
+		return WindowRenamed{Window: w, Name: n, Unlinked: name[1] == 'u'}
 	case "%window-pane-changed":
 		w, p, _ := strings.Cut(rest, " ")
 		if !isID(w, '@') || !isID(p, '%') {
@@ -170,9 +170,9 @@ func parseNotification(s string) Notification {
 			return bad("malformed " + name)
 		}
 		if name == "%session-changed" {
-			return SessionChanged{Session: id, Name: unvis(n)}
+			return SessionChanged{Session: id, Name: n}
 		}
-		return SessionRenamed{Session: id, Name: unvis(n)}
+		return SessionRenamed{Session: id, Name: n}
 	case "%client-session-changed":
 		f := strings.SplitN(rest, " ", 3)
 		if len(f) < 2 || !isID(f[1], '$') {
@@ -180,7 +180,7 @@ func parseNotification(s string) Notification {
 		}
 		n := ""
 		if len(f) == 3 {
-			n = unvis(f[2])
+			n = f[2]
 		}
 		return ClientSessionChanged{Client: f[0], Session: f[1], Name: n}
 	case "%client-detached":
@@ -253,8 +253,8 @@ var visEscapes = map[byte]byte{
 	's': ' ', '0': 0, '\\': '\\', '$': '$',
 }
 
-// unvis decodes the vis(3) encoding tmux applies to session and window
-// names: C-style escapes, \ooo octal and, up to 3.4, \$.
+// unvis decodes the vis(3) encoding tmux applies to %message text and to
+// what show-buffer prints: C-style escapes, \ooo octal and, up to 3.4, \$.
 func unvis(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s

@@ -41,7 +41,7 @@ func TestParser(t *testing.T) {
 		{
 			name: "flags-0 hook block is not a reply",
 			in:   "%begin 5 6 1\n%end 5 6 1\n%begin 5 7 0\nhook-ran\n%end 5 7 0\n%window-renamed @1 a\\$b\\tc\n",
-			want: []any{"reply:", HookOutput{Lines: []string{"hook-ran"}}, WindowRenamed{Window: "@1", Name: "a$b\tc"}},
+			want: []any{"reply:", HookOutput{Lines: []string{"hook-ran"}}, WindowRenamed{Window: "@1", Name: "a\\$b\\tc"}},
 		},
 		{
 			name: "error block",

@@ -1,0 +1,24 @@
+// Package session is what a tmux server is to the rest of the program: a
+// connection that heals, a live model of its sessions, windows and panes,
+// the sessions this process owns, and typed operations on them.
+//
+// A [Manager] hands out one [Server] per tmux socket. A Server connects
+// lazily through one control-mode client ([controlmode.Conn]), reads the
+// server's generation on every connect, keeps its model current from
+// notifications, and reconnects by itself when the client is detached, its
+// session is killed or the server restarts. Operations build their commands
+// only through [controlmode.NewCommand] and cost one round trip where tmux
+// allows.
+//
+// # Concurrency
+//
+// Managers and Servers are safe for concurrent use. The model is owned by
+// its Server: notifications are applied on the connection's reader
+// goroutine under a short lock, and structural changes trigger one
+// debounced resync in a single round trip.
+//
+// # Errors
+//
+// Operations return *[Error], whose Code is the MCP contract's error code
+// and whose Written field says whether a command may have reached tmux.
+package session

@@ -1,0 +1,73 @@
+package session
+
+import (
+	"context"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Windows and panes are read fresh: tmux sends %layout-change and
+// %window-add only for the session a control client is attached to, so a
+// split made with -d in another session reaches no notification, and pane
+// fields such as the current command change without one. Every read
+// installs what it saw into the model, which keeps its lookups current.
+
+// Windows returns the windows of session target ("" for every session),
+// read from tmux in one round trip.
+func (s *Server) Windows(ctx context.Context, target string) ([]Window, error) {
+	args := []string{"-a"}
+	if target != "" {
+		args = []string{"-t", target}
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-windows", append(args, "-F", s.fmts.windows.format)...))
+	if err != nil {
+		if noServer(err) && target == "" {
+			return nil, nil
+		}
+		return nil, err
+	}
+	ws, _ := s.fmts.windows.parse(rs[0].Lines)
+	return ws, nil
+}
+
+// PaneScope says which panes [Server.Panes] lists.
+type PaneScope struct {
+	Session string // every pane of this session
+	Window  string // every pane of this window; wins over Session
+}
+
+// Panes returns the panes in scope (every pane when it is zero), read from
+// tmux in one round trip.
+func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
+	var args []string
+	switch {
+	case scope.Window != "":
+		args = []string{"-t", scope.Window}
+	case scope.Session != "":
+		args = []string{"-s", "-t", scope.Session}
+	default:
+		args = []string{"-a"}
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", s.fmts.panes.format)...))
+	if err != nil {
+		if noServer(err) && scope == (PaneScope{}) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	ps, _ := s.fmts.panes.parse(rs[0].Lines)
+	return ps, nil
+}
+
+// Pane returns one pane, read fresh.
+func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.panes.format))
+	if err != nil {
+		return Pane{}, err
+	}
+	ps, ok := s.fmts.panes.parse(rs[0].Lines)
+	if !ok || len(ps) != 1 {
+		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", id)
+	}
+	return ps[0], nil
+}

@@ -1,0 +1,232 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Sessions returns every session, served from the model: it costs no tmux
+// call while nothing has changed. A server that is not running has none.
+func (s *Server) Sessions(ctx context.Context) ([]Session, error) {
+	if err := s.sync(ctx); err != nil {
+		if noServer(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	sessions, _, _ := s.model.snapshot()
+	return sessions, nil
+}
+
+// Session returns the session named by target: an id ("$1") or an exact
+// name.
+func (s *Server) Session(ctx context.Context, target string) (Session, error) {
+	sessions, err := s.Sessions(ctx)
+	if err != nil {
+		return Session{}, err
+	}
+	for _, x := range sessions {
+		if x.ID == target {
+			return x, nil
+		}
+	}
+	for _, x := range sessions {
+		if x.Name == target {
+			return x, nil
+		}
+	}
+	return Session{}, errorf(CodeNotFound, false, "can't find session: %s", target)
+}
+
+// SpawnArgs are the arguments common to everything that starts a shell.
+type SpawnArgs struct {
+	StartDirectory string            // "~" expands; relative to this process's directory
+	Environment    map[string]string // set with -e for the new process
+	// SuppressHistory asks shells not to write a history file: HISTFILE,
+	// fish_history and fish_private_mode are set, and HISTCONTROL is set
+	// to ignorespace.
+	SuppressHistory bool
+}
+
+// historyOff is what SuppressHistory merges into the environment.
+var historyOff = map[string]string{"HISTFILE": "", "fish_history": "", "fish_private_mode": "1", "HISTCONTROL": "ignorespace"}
+
+// args returns the -c and -e flags.
+func (a SpawnArgs) args() ([]string, error) {
+	var out []string
+	if a.StartDirectory != "" {
+		dir := a.StartDirectory
+		if dir == "~" || strings.HasPrefix(dir, "~/") {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return nil, errorf(CodeInvalidArguments, false, "cannot expand ~: %v", err)
+			}
+			dir = filepath.Join(home, dir[1:])
+		}
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, errorf(CodeInvalidArguments, false, "start_directory: %v", err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory", a.StartDirectory)
+		}
+		out = append(out, "-c", abs)
+	}
+	env := make(map[string]string, len(a.Environment)+len(historyOff))
+	for k, v := range a.Environment {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, errorf(CodeInvalidArguments, false, "environment: invalid variable name %q", k)
+		}
+		env[k] = v
+	}
+	if a.SuppressHistory {
+		for k, v := range historyOff {
+			if old, ok := env[k]; ok && old != v {
+				return nil, errorf(CodeInvalidArguments, false, "environment: %s=%q conflicts with suppress_persistent_history", k, old)
+			}
+			env[k] = v
+		}
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, "-e", k+"="+env[k])
+	}
+	return out, nil
+}
+
+// CreateSessionArgs are the arguments of [Server.CreateSession].
+type CreateSessionArgs struct {
+	Name       string
+	WindowName string
+	Width      int // 0: tmux's default
+	Height     int
+	SpawnArgs
+}
+
+// CreateSession creates a detached session and records it as owned by this
+// process. With no server running it starts one.
+func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
+	args := []string{"-d", "-P", "-F", s.fmts.sessions.format}
+	if a.Name != "" {
+		args = append(args, "-s", a.Name)
+	}
+	if a.WindowName != "" {
+		args = append(args, "-n", a.WindowName)
+	}
+	if a.Width > 0 {
+		args = append(args, "-x", strconv.Itoa(a.Width))
+	}
+	if a.Height > 0 {
+		args = append(args, "-y", strconv.Itoa(a.Height))
+	}
+	spawn, err := a.SpawnArgs.args()
+	if err != nil {
+		return Session{}, err
+	}
+	args = append(args, spawn...)
+	cmd := controlmode.NewCommand("new-session", args...)
+	if err := cmd.Err(); err != nil {
+		return Session{}, fromExec(err)
+	}
+	if gen := s.Generation(); gen != "" && s.owned.count(gen) >= MaxOwned {
+		return Session{}, errorf(CodeOwnedLimit, false, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
+	}
+
+	var line string
+	rs, err := s.change(ctx, cmd)
+	switch {
+	case err == nil && len(rs[0].Lines) == 1:
+		line = rs[0].Lines[0]
+	case err != nil && noServer(err):
+		// Nothing to attach to: this call starts the server. The control
+		// client attaches to the new session on the next call.
+		out, err := s.oneShot(ctx, append([]string{"new-session"}, args...)...)
+		if err != nil {
+			return Session{}, err
+		}
+		line = strings.TrimSuffix(out, "\n")
+	case err != nil:
+		return Session{}, err
+	default:
+		return Session{}, errorf(CodeTmuxError, true, "new-session printed %d lines, want 1", len(rs[0].Lines))
+	}
+	rows, ok := s.fmts.sessions.parse([]string{line})
+	if !ok || len(rows) != 1 {
+		return Session{}, errorf(CodeTmuxError, true, "cannot read new-session's answer %q", line)
+	}
+	// Connecting now reads the generation the session belongs to.
+	if _, err := s.connect(ctx); err != nil {
+		return Session{}, err
+	}
+	sess := rows[0]
+	sess.Generation = s.Generation()
+	s.owned.add(sess.Generation, sess.ID)
+	return sess, nil
+}
+
+// Owns reports whether this process created session id in generation gen
+// and has not torn it down.
+func (s *Server) Owns(gen, id string) bool { return s.owned.has(gen, id) }
+
+// Owned returns the ids of the sessions this process owns on the server's
+// current generation.
+func (s *Server) Owned() []string {
+	ids := s.owned.list(s.Generation())
+	slices.Sort(ids)
+	return ids
+}
+
+// KillSession kills a session, owned or not.
+func (s *Server) KillSession(ctx context.Context, id string) error {
+	if _, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
+		return err
+	}
+	s.owned.remove(s.Generation(), id)
+	return nil
+}
+
+// TeardownSession kills a session this process created in generation gen.
+// Ownership is checked before any tmux I/O: a session it did not create, a
+// generation that is not the current one, or a session already torn down
+// is refused with ownership_required and no effects. An owned session that
+// someone else killed already tears down as completed.
+func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
+	refuse := func(why string) error {
+		return errorf(CodeOwnershipRequired, false, "session %s of generation %s %s", id, gen, why)
+	}
+	if cur := s.Generation(); gen != cur || !s.owned.has(gen, id) {
+		if gen != cur && cur != "" {
+			return refuse("was not created by this process on the current server (generation " + cur + ")")
+		}
+		return refuse("was not created by this process, or was already torn down")
+	}
+	// A connection lives exactly as long as its server: if the server
+	// restarted, connecting reads the new generation and drops ownership.
+	if _, err := s.connect(ctx); err != nil {
+		if noServer(err) {
+			s.owned.remove(gen, id)
+			return nil // the server and every session with it are gone
+		}
+		return err
+	}
+	if s.Generation() != gen {
+		return refuse("belongs to a server that has since restarted")
+	}
+	_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id))
+	if err != nil && !IsNotFound(err) {
+		return err
+	}
+	s.owned.remove(gen, id)
+	return nil
+}

@@ -1,0 +1,469 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"golang.org/x/sync/singleflight"
+)
+
+// connectTimeout bounds one attempt to start the control client.
+const connectTimeout = 10 * time.Second
+
+// reconnectDelays are the pauses between attempts to reconnect after the
+// control client ended by itself; after the last, the next call retries.
+var reconnectDelays = []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond,
+	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second}
+
+// Server is one tmux server, reached through one control-mode client that
+// it starts on first use and restarts when it ends.
+type Server struct {
+	opts   *Options
+	sock   Socket
+	fmts   formats
+	model  model
+	owned  owned
+	group  singleflight.Group
+	kick   chan struct{} // wakes the resync loop; capacity 1
+	stop   chan struct{} // closed by Close
+	wg     sync.WaitGroup
+	dials  atomic.Uint64 // successful connects, for tests and the README's figures
+	forked atomic.Uint64 // one-shot tmux processes run
+
+	mu       sync.Mutex // guards the fields below
+	conn     *controlmode.Conn
+	gen      string        // generation of the server conn is attached to
+	version  string        // tmux version of that server
+	attached string        // session id the client is attached to
+	dialing  chan struct{} // non-nil while a connect is under way; closed when it ends
+	dialErr  error         // the outcome of the last connect
+	closed   bool
+}
+
+func newServer(opts *Options, sock Socket) *Server {
+	s := &Server{
+		opts: opts,
+		sock: sock,
+		fmts: newFormats(),
+		kick: make(chan struct{}, 1),
+		stop: make(chan struct{}),
+	}
+	s.model.reset()
+	s.wg.Add(1)
+	go s.resyncLoop()
+	return s
+}
+
+// Socket returns the socket this Server talks to.
+func (s *Server) Socket() Socket { return s.sock }
+
+// Close ends the control client and every goroutine of the Server. Sessions
+// are left as they are.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.stop)
+	dialing := s.dialing
+	s.mu.Unlock()
+	if dialing != nil {
+		<-dialing
+	}
+	s.mu.Lock()
+	c := s.conn
+	s.conn = nil
+	s.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// Generation returns the generation of the server the client is attached
+// to, "" before the first connect.
+func (s *Server) Generation() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// Version returns the tmux version of the server, "" before the first
+// connect.
+func (s *Server) Version() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// ConnStats describes the control client, for tests and diagnostics.
+type ConnStats struct {
+	Connected bool
+	Pid       int    // the control client's process id
+	Attached  string // the session it is attached to
+	Dials     uint64 // successful connects so far
+	Forked    uint64 // one-shot tmux processes run so far
+	controlmode.Stats
+}
+
+// ConnStats returns the control client's state.
+func (s *Server) ConnStats() ConnStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := ConnStats{Attached: s.attached, Dials: s.dials.Load(), Forked: s.forked.Load()}
+	if s.conn != nil && s.conn.Err() == nil {
+		st.Connected, st.Pid, st.Stats = true, s.conn.Pid(), s.conn.Stats()
+	}
+	return st
+}
+
+// errNoServer and errNoSessions are the two ways a server can have nothing
+// to attach to. Reads answer them with empty results.
+var (
+	errNoServer   = errors.New("no tmux server is running on this socket")
+	errNoSessions = errors.New("the tmux server has no sessions")
+)
+
+// noServer reports whether err says there is nothing to attach to.
+func noServer(err error) bool {
+	return errors.Is(err, errNoServer) || errors.Is(err, errNoSessions)
+}
+
+// connect returns the live control client, starting one if needed. Callers
+// share one attempt; a caller's ctx bounds only its own wait.
+func (s *Server) connect(ctx context.Context) (*controlmode.Conn, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, errorf(CodeServerUnavailable, false, "the session layer is closed")
+	}
+	if s.conn != nil && s.conn.Err() == nil {
+		c := s.conn
+		s.mu.Unlock()
+		return c, nil
+	}
+	if s.dialing == nil {
+		s.dialing = make(chan struct{})
+		go s.dial(s.dialing)
+	}
+	dialing := s.dialing
+	s.mu.Unlock()
+
+	select {
+	case <-dialing:
+	case <-ctx.Done():
+		return nil, fromExec(ctx.Err())
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn != nil {
+		return s.conn, nil
+	}
+	return nil, s.dialErr
+}
+
+// dial starts a control client and reads the server's generation and
+// state in one round trip. It closes done when it is finished.
+func (s *Server) dial(done chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	c, gen, version, err := s.start(ctx)
+	s.mu.Lock()
+	if err == nil && s.closed {
+		s.mu.Unlock()
+		c.Close()
+		s.mu.Lock()
+		err = errorf(CodeServerUnavailable, false, "the session layer is closed")
+	}
+	defer func() {
+		s.dialing = nil
+		s.mu.Unlock()
+		close(done)
+	}()
+	s.dialErr = err
+	if err != nil {
+		return
+	}
+	if gen != s.gen {
+		s.owned.keep(gen)
+	}
+	s.conn, s.gen, s.version = c, gen, version
+	s.dials.Add(1)
+	s.wg.Add(1)
+	go s.watch(c)
+}
+
+// start runs the control client, attached to a session this process owns
+// if there is one, else to the one tmux picks.
+func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, error) {
+	s.mu.Lock()
+	targets := s.owned.list(s.gen)
+	s.mu.Unlock()
+	var c *controlmode.Conn
+	var err error
+	for _, t := range append(targets, "") {
+		cmd := []string{"attach-session"}
+		if t != "" {
+			cmd = append(cmd, "-t", t)
+		}
+		c, err = controlmode.Start(ctx, &controlmode.Options{
+			Tmux:           s.opts.Tmux,
+			Socket:         s.sock.Name,
+			SocketPath:     s.sock.Path,
+			Command:        cmd,
+			OnNotification: s.onNotification,
+			Logger:         s.opts.Logger,
+			Pipes:          s.opts.Pipes,
+		})
+		if err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, "", "", s.startError(err)
+	}
+	// The generation, the version and the whole model in one round trip.
+	_, epoch := s.model.needsSync()
+	cmds := append([]controlmode.Command{
+		controlmode.NewCommand("display-message", "-p", "#{pid}:#{start_time}"),
+		controlmode.NewCommand("display-message", "-p", "#{version}"),
+	}, s.fmts.listCommands()...)
+	rs, err := c.Exec(ctx, cmds...)
+	if err != nil || len(rs[0].Lines) != 1 || len(rs[1].Lines) != 1 {
+		c.Close()
+		if err == nil {
+			err = errors.New("unexpected reply to the generation query")
+		}
+		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+	}
+	gen := rs[0].Lines[0]
+	s.installSync(epoch, gen, rs[2:])
+	return c, gen, rs[1].Lines[0], nil
+}
+
+// startError explains why the control client could not start.
+func (s *Server) startError(err error) error {
+	var ee *exec.Error
+	msg := err.Error()
+	switch {
+	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found") || strings.Contains(msg, "no such file or directory") && !strings.Contains(msg, "connecting"):
+		return &Error{Code: CodeServerUnavailable, Msg: "cannot run tmux binary " + s.opts.Tmux + ": " + msg, Err: err}
+	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to"):
+		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
+	case strings.Contains(msg, "no sessions"):
+		return &Error{Code: CodeServerUnavailable, Msg: "the tmux server on socket " + s.sock.String() + " has no sessions", Err: errNoSessions}
+	}
+	return &Error{Code: CodeServerUnavailable, Msg: "cannot attach to the tmux server on socket " + s.sock.String() + ": " + msg, Err: err}
+}
+
+// watch waits for the control client to end, forgets it and reconnects.
+func (s *Server) watch(c *controlmode.Conn) {
+	defer s.wg.Done()
+	select {
+	case <-c.Done():
+	case <-s.stop:
+		return
+	}
+	s.opts.Logger.Info("tmux control client ended", "socket", s.sock.String(), "err", c.Err())
+	s.mu.Lock()
+	if s.conn == c {
+		s.conn = nil
+		s.attached = ""
+		s.model.reset()
+	}
+	s.mu.Unlock()
+	s.reconnect()
+}
+
+// reconnect tries to connect again with growing pauses, and gives up when
+// the server is gone or the attempts run out: the next call tries again.
+func (s *Server) reconnect() {
+	for _, d := range reconnectDelays {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-s.stop:
+			t.Stop()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		_, err := s.connect(ctx)
+		cancel()
+		if err == nil || noServer(err) {
+			return
+		}
+		s.opts.Logger.Debug("reconnect failed", "socket", s.sock.String(), "err", err)
+	}
+}
+
+func (s *Server) onNotification(n controlmode.Notification) {
+	if sc, ok := n.(controlmode.SessionChanged); ok {
+		s.mu.Lock()
+		s.attached = sc.Session
+		s.mu.Unlock()
+	}
+	if s.model.apply(n) {
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// resyncLoop resyncs the model in the background soon after structural
+// notifications, so that reads find it clean.
+func (s *Server) resyncLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.kick:
+		case <-s.stop:
+			return
+		}
+		t := time.NewTimer(s.opts.ResyncDelay)
+		select {
+		case <-t.C:
+		case <-s.stop:
+			t.Stop()
+			return
+		}
+		s.mu.Lock()
+		live := s.conn != nil
+		s.mu.Unlock()
+		if !live {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		if err := s.sync(ctx); err != nil {
+			s.opts.Logger.Debug("background resync failed", "socket", s.sock.String(), "err", err)
+		}
+		cancel()
+	}
+}
+
+// sync brings the model up to date if it is dirty, in one round trip.
+// Concurrent callers share a resync.
+func (s *Server) sync(ctx context.Context) error {
+	for range 3 {
+		need, epoch := s.model.needsSync()
+		if !need {
+			return nil
+		}
+		_, err, _ := s.group.Do("sync", func() (any, error) {
+			need, epoch := s.model.needsSync()
+			if !need {
+				return nil, nil
+			}
+			c, err := s.connect(ctx)
+			if err != nil {
+				return nil, err
+			}
+			rs, err := c.Exec(ctx, s.fmts.listCommands()...)
+			if err != nil {
+				return nil, fromExec(err)
+			}
+			s.installSync(epoch, s.Generation(), rs)
+			return nil, nil
+		})
+		if err != nil {
+			return err
+		}
+		if need2, e2 := s.model.needsSync(); !need2 || e2 == epoch {
+			return nil
+		}
+	}
+	return nil
+}
+
+// installSync parses the replies to listCommands into the model.
+func (s *Server) installSync(epoch uint64, gen string, rs []controlmode.Reply) {
+	sessions, _ := s.fmts.sessions.parse(rs[0].Lines)
+	windows, _ := s.fmts.windows.parse(rs[1].Lines)
+	panes, _ := s.fmts.panes.parse(rs[2].Lines)
+	for i := range sessions {
+		sessions[i].Generation = gen
+	}
+	s.model.replace(epoch, sessions, windows, panes)
+}
+
+// exec runs cmds as one line over the control client.
+func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	for _, c := range cmds {
+		if err := c.Err(); err != nil {
+			return nil, fromExec(err)
+		}
+	}
+	c, err := s.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := c.Exec(ctx, cmds...)
+	return rs, fromExec(err)
+}
+
+// change is exec for commands that change the server's structure: the
+// model is marked dirty whatever the outcome, once tmux may have seen them.
+func (s *Server) change(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	rs, err := s.exec(ctx, cmds...)
+	if err == nil || Written(err) {
+		s.model.markDirty()
+	}
+	return rs, err
+}
+
+// oneShot runs one tmux process with args and returns its output. It is
+// the only place that forks tmux, for what the shared channel must not
+// carry (blocking commands) or cannot (no session to attach to yet).
+func (s *Server) oneShot(ctx context.Context, args ...string) (string, error) {
+	argv := s.sock.args()
+	if s.opts.ConfigFile != "" {
+		argv = append(argv, "-f", s.opts.ConfigFile)
+	}
+	cmd := exec.CommandContext(ctx, s.opts.Tmux, append(argv, args...)...)
+	cmd.Env = cleanEnv()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	s.forked.Add(1)
+	if err := cmd.Run(); err != nil {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			return "", &Error{Code: CodeServerUnavailable, Msg: "cannot run tmux binary " + s.opts.Tmux + ": " + err.Error(), Err: err}
+		}
+		if ctx.Err() != nil {
+			return "", fromExec(ctx.Err())
+		}
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		code := CodeTmuxError
+		if notFoundMessage(msg) {
+			code = CodeNotFound
+		}
+		return "", &Error{Code: code, Msg: msg, Written: true, Err: err}
+	}
+	return out.String(), nil
+}
+
+// cleanEnv is this process's environment without TMUX and TMUX_PANE, so
+// tmux never thinks it is nested in the caller's session.
+func cleanEnv() []string {
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
