@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// TmuxOptions configure [NewTmuxBackend].
+type TmuxOptions struct {
+	// Socket is the server used when a call names none (LIBTMUX_SOCKET,
+	// LIBTMUX_SOCKET_PATH). The zero Socket is tmux's default server.
+	Socket session.Socket
+	// SelfPane and SelfSocketPath locate the pane this process runs in
+	// (TMUX_PANE, and the socket path from TMUX), for self-protection.
+	// Empty when it does not run inside tmux.
+	SelfPane       string
+	SelfSocketPath string
+	// WaitMax caps every wait's timeout (LIBTMUX_MCP_WAIT_MAX_SECONDS).
+	// Zero means 300 s.
+	WaitMax time.Duration
+	// SuppressHistory is run_command's default for suppress_history
+	// (LIBTMUX_SUPPRESS_HISTORY). It is true unless the environment says 0.
+	SuppressHistory bool
+}
+
+// TmuxBackend serves the catalogue from a session.Manager: the real
+// Backend. Its methods live in backend_*.go, one file per domain; tools
+// not yet written answer through the embedded UnimplementedBackend.
+type TmuxBackend struct {
+	UnimplementedBackend
+	m    *session.Manager
+	opts TmuxOptions
+}
+
+var _ Backend = (*TmuxBackend)(nil)
+
+// NewTmuxBackend returns a Backend serving m's servers.
+func NewTmuxBackend(m *session.Manager, opts *TmuxOptions) *TmuxBackend {
+	b := &TmuxBackend{m: m}
+	if opts != nil {
+		b.opts = *opts
+	}
+	if b.opts.WaitMax == 0 {
+		b.opts.WaitMax = 300 * time.Second
+	}
+	return b
+}
+
+// server returns the Server a call addresses: socket_name when given, else
+// the default.
+func (b *TmuxBackend) server(s Socket) *session.Server {
+	if s.SocketName != "" {
+		return b.m.Server(session.Socket{Name: s.SocketName})
+	}
+	return b.m.Server(b.opts.Socket)
+}
+
+// socketPath returns the path of the socket a Server talks to, as tmux
+// computes it, to compare with the caller's own server.
+func socketPath(sock session.Socket) string {
+	if sock.Path != "" {
+		return sock.Path
+	}
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	name := sock.Name
+	if name == "" {
+		name = "default"
+	}
+	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), name)
+}
+
+// isSelfServer reports whether srv is the tmux server this process runs in.
+func (b *TmuxBackend) isSelfServer(srv *session.Server) bool {
+	if b.opts.SelfSocketPath == "" {
+		return false
+	}
+	return filepath.Clean(socketPath(srv.Socket())) == filepath.Clean(b.opts.SelfSocketPath)
+}
+
+// paneRef converts the tools' pane target group.
+func paneRef(t PaneTarget) session.PaneRef {
+	return session.PaneRef{PaneID: t.PaneID, WindowID: t.WindowID, SessionID: t.SessionID, SessionName: t.SessionName}
+}
+
+// selfSocketPath extracts the socket path from a TMUX value
+// ("path,pid,index").
+func selfSocketPath(tmuxEnv string) string {
+	path, _, _ := strings.Cut(tmuxEnv, ",")
+	return path
+}

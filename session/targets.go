@@ -1,0 +1,70 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// PaneRef names a pane the way the MCP tools do: by pane id, else the
+// active pane of the window or session named. The zero PaneRef names no
+// pane.
+type PaneRef struct {
+	PaneID      string
+	WindowID    string
+	SessionID   string
+	SessionName string
+}
+
+// IsZero reports whether ref names nothing.
+func (ref PaneRef) IsZero() bool { return ref == PaneRef{} }
+
+// target returns the tmux target for ref.
+func (ref PaneRef) target() string {
+	switch {
+	case ref.PaneID != "":
+		return ref.PaneID
+	case ref.WindowID != "":
+		return ref.WindowID
+	case ref.SessionID != "":
+		return ref.SessionID
+	case ref.SessionName != "":
+		// "=" asks tmux for an exact name, never a prefix or pattern.
+		return "=" + ref.SessionName
+	}
+	return ""
+}
+
+// ResolvePane returns the id of the pane ref names. A zero ref is
+// target_required, unless fallback is set: read-only tools then read the
+// active pane of the first session, and say which pane they read.
+func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
+	if ref.PaneID != "" && strings.HasPrefix(ref.PaneID, "%") && ref.WindowID == "" && ref.SessionID == "" && ref.SessionName == "" {
+		if p, ok := s.model.paneByID(ref.PaneID); ok {
+			return p.ID, nil
+		}
+	}
+	t := ref.target()
+	if t == "" {
+		if !fallback {
+			return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+		}
+		sessions, err := s.Sessions(ctx)
+		if err != nil {
+			return "", err
+		}
+		if len(sessions) == 0 {
+			return "", errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+		}
+		return sessions[0].ActivePane, nil
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id}"))
+	if err != nil {
+		return "", err
+	}
+	if len(rs[0].Lines) != 1 || !strings.HasPrefix(rs[0].Lines[0], "%") {
+		return "", errorf(CodeNotFound, true, "can't find pane for %s", t)
+	}
+	return rs[0].Lines[0], nil
+}
