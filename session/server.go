@@ -37,6 +37,9 @@ type Server struct {
 	wg     sync.WaitGroup
 	dials  atomic.Uint64 // successful connects, for tests and the README's figures
 	forked atomic.Uint64 // one-shot tmux processes run
+	srcSeq atomic.Uint64 // numbers the control clients, as sources of output
+
+	streams streams // pane output, from every client of this Server
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -46,6 +49,8 @@ type Server struct {
 	dialing  chan struct{} // non-nil while a connect is under way; closed when it ends
 	dialErr  error         // the outcome of the last connect
 	closed   bool
+	watchers map[string]*watcher // extra clients attached to other sessions, by session id
+	mainSrc  uint64              // source number of conn
 }
 
 func newServer(opts *Options, sock Socket) *Server {
@@ -210,22 +215,10 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	targets := s.owned.list(s.gen)
 	s.mu.Unlock()
-	var c *controlmode.Conn
+	var ref *clientRef
 	var err error
 	for _, t := range append(targets, "") {
-		cmd := []string{"attach-session"}
-		if t != "" {
-			cmd = append(cmd, "-t", t)
-		}
-		c, err = controlmode.Start(ctx, &controlmode.Options{
-			Tmux:           s.opts.Tmux,
-			Socket:         s.sock.Name,
-			SocketPath:     s.sock.Path,
-			Command:        cmd,
-			OnNotification: s.onNotification,
-			Logger:         s.opts.Logger,
-			Pipes:          s.opts.Pipes,
-		})
+		ref, err = s.startClient(ctx, t, s.onNotification)
 		if err == nil {
 			break
 		}
@@ -233,6 +226,10 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	if err != nil {
 		return nil, "", "", s.startError(err)
 	}
+	c := ref.conn()
+	s.mu.Lock()
+	s.mainSrc = ref.src
+	s.mu.Unlock()
 	// The generation, the version and the whole model in one round trip.
 	_, epoch := s.model.needsSync()
 	cmds := append([]controlmode.Command{
@@ -250,6 +247,37 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	gen := rs[0].Lines[0]
 	s.installSync(epoch, gen, rs[2:])
 	return c, gen, rs[1].Lines[0], nil
+}
+
+// pauseAfter is the pause-after flag of every client: tmux discards a
+// pane's queued output for a client that is this many seconds behind,
+// instead of letting its memory grow or dropping the client at 300 s.
+const pauseAfter = "pause-after=5"
+
+// startClient starts a control client attached to session target ("" for
+// tmux's choice). Its notifications go to handle with the client's source
+// number; a %pause is answered by resuming the pane on the same client.
+func (s *Server) startClient(ctx context.Context, target string, handle func(src uint64, conn *clientRef, n controlmode.Notification)) (*clientRef, error) {
+	cmd := []string{"attach-session", "-f", pauseAfter}
+	if target != "" {
+		cmd = append(cmd, "-t", target)
+	}
+	src := s.srcSeq.Add(1)
+	ref := &clientRef{}
+	c, err := controlmode.Start(ctx, &controlmode.Options{
+		Tmux:           s.opts.Tmux,
+		Socket:         s.sock.Name,
+		SocketPath:     s.sock.Path,
+		Command:        cmd,
+		OnNotification: func(n controlmode.Notification) { handle(src, ref, n) },
+		Logger:         s.opts.Logger,
+		Pipes:          s.opts.Pipes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ref.setConn(c, src)
+	return ref, nil
 }
 
 // startError explains why the control client could not start.
@@ -277,12 +305,14 @@ func (s *Server) watch(c *controlmode.Conn) {
 	}
 	s.opts.Logger.Info("tmux control client ended", "socket", s.sock.String(), "err", c.Err())
 	s.mu.Lock()
+	src := s.mainSrc
 	if s.conn == c {
 		s.conn = nil
 		s.attached = ""
 		s.model.reset()
 	}
 	s.mu.Unlock()
+	s.streams.sourceEnded(src)
 	s.reconnect()
 }
 
@@ -307,12 +337,15 @@ func (s *Server) reconnect() {
 	}
 }
 
-func (s *Server) onNotification(n controlmode.Notification) {
+// onNotification handles the main client's notifications. It runs on
+// that client's reader goroutine.
+func (s *Server) onNotification(src uint64, ref *clientRef, n controlmode.Notification) {
 	if sc, ok := n.(controlmode.SessionChanged); ok {
 		s.mu.Lock()
 		s.attached = sc.Session
 		s.mu.Unlock()
 	}
+	s.onOutput(src, ref, n)
 	if s.model.apply(n) {
 		select {
 		case s.kick <- struct{}{}:
@@ -395,6 +428,11 @@ func (s *Server) installSync(epoch uint64, gen string, rs []controlmode.Reply) {
 		sessions[i].Generation = gen
 	}
 	s.model.replace(epoch, sessions, windows, panes)
+	live := make(map[string]bool, len(panes))
+	for _, p := range panes {
+		live[p.ID] = true
+	}
+	s.streams.retain(live)
 }
 
 // exec runs cmds as one line over the control client.

@@ -1,0 +1,13 @@
+package session
+
+import (
+	"os"
+	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+func TestMain(m *testing.M) {
+	fixtures.UseTestShell()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,233 @@
+package session
+
+import (
+	"context"
+	"sync"
+)
+
+// StreamCap is how many bytes of a pane's output are kept for readers that
+// fall behind. A pane's buffer holds between StreamCap and 2×StreamCap
+// bytes, so memory stays bounded whatever a pane prints.
+const StreamCap = 1 << 20
+
+// paneStream is the output of one pane as %output delivered it, with a
+// monotonic byte offset: a reader holding an offset gets exactly what came
+// after it, or is told how much it missed.
+type paneStream struct {
+	mu      sync.Mutex
+	data    []byte // the newest output; data[0] is at offset start
+	start   int64
+	changed chan struct{} // closed and replaced on every change
+	// lostAt is the offset of a NUL byte put in the stream where tmux last
+	// paused the pane and threw its queued output away (%pause). A reader
+	// whose range covers it is told it missed an unknown amount. Terminals
+	// ignore NUL, so text readers drop it.
+	lostAt int64
+	lost   bool
+	// snapshot is the pane's screen captured when output resumed after a
+	// pause, at offset lostAt.
+	snapshot []string
+	gone     bool   // the pane no longer exists
+	source   uint64 // the client whose output this is; others are echoes
+	waiters  int
+}
+
+func newPaneStream() *paneStream {
+	return &paneStream{changed: make(chan struct{})}
+}
+
+func (p *paneStream) end() int64 { return p.start + int64(len(p.data)) }
+
+// broadcast wakes every reader waiting on a change. p.mu is held.
+func (p *paneStream) broadcast() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// append adds output from client src. It runs on a reader goroutine and
+// only copies bytes.
+func (p *paneStream) append(src uint64, b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.source == 0 {
+		p.source = src
+	}
+	// A window linked into two watched sessions reaches both clients: keep
+	// one copy of its output.
+	if src != p.source || len(b) == 0 {
+		return
+	}
+	p.data = append(p.data, b...)
+	if len(p.data) > 2*StreamCap {
+		drop := len(p.data) - StreamCap
+		p.data = append([]byte(nil), p.data[drop:]...)
+		p.start += int64(drop)
+	}
+	p.broadcast()
+}
+
+// pause records that tmux discarded the pane's queued output.
+func (p *paneStream) pause() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lost, p.lostAt, p.snapshot = true, p.end(), nil
+	p.data = append(p.data, 0)
+	p.broadcast()
+}
+
+// resumed stores the screen captured as output resumed.
+func (p *paneStream) resumed(screen []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.snapshot = screen
+	p.broadcast()
+}
+
+// close marks the pane gone and wakes its readers.
+func (p *paneStream) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.gone {
+		p.gone = true
+		p.broadcast()
+	}
+}
+
+// sourceEnded lets another client's output in once the client that
+// delivered it has gone.
+func (p *paneStream) sourceEnded(src uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.source == src {
+		p.source = 0
+	}
+}
+
+// streamRead is what a reader at some offset gets.
+type streamRead struct {
+	data []byte // output after the offset, as much as is kept
+	next int64  // the offset after data
+	// missed is how many bytes after the offset are no longer kept.
+	missed int64
+	// paused reports that tmux discarded output after the offset (an
+	// unknown amount); snapshot is the screen when it resumed.
+	paused   bool
+	snapshot []string
+	gone     bool
+}
+
+// read returns what came after offset, without waiting.
+func (p *paneStream) read(offset int64) streamRead {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := streamRead{next: p.end(), gone: p.gone}
+	if p.lost && offset <= p.lostAt && p.lostAt < r.next {
+		r.paused, r.snapshot = true, p.snapshot
+	}
+	if offset < p.start {
+		r.missed = p.start - offset
+		offset = p.start
+	}
+	if offset > r.next {
+		offset = r.next
+	}
+	r.data = append([]byte(nil), p.data[offset-p.start:]...)
+	return r
+}
+
+// position returns the offset a new reader starts from and the channel
+// that is closed at the next change.
+func (p *paneStream) position() (int64, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.end(), p.changed
+}
+
+// wait blocks until something happens after offset (output, a pause, the
+// pane's end) or ctx is done.
+func (p *paneStream) wait(ctx context.Context, offset int64) error {
+	p.mu.Lock()
+	if p.end() > offset || p.gone {
+		p.mu.Unlock()
+		return nil
+	}
+	ch := p.changed
+	p.waiters++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.waiters--
+		p.mu.Unlock()
+	}()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// streams holds the output streams of every pane of one server. Streams
+// are created on first output or first reader, and dropped when the model
+// shows their pane gone.
+type streams struct {
+	mu    sync.Mutex
+	panes map[string]*paneStream
+}
+
+// get returns the stream of pane, creating it.
+func (ss *streams) get(pane string) *paneStream {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.panes == nil {
+		ss.panes = make(map[string]*paneStream)
+	}
+	p, ok := ss.panes[pane]
+	if !ok {
+		p = newPaneStream()
+		ss.panes[pane] = p
+	}
+	return p
+}
+
+// retain closes and forgets the streams of panes not in live.
+func (ss *streams) retain(live map[string]bool) {
+	ss.mu.Lock()
+	var gone []*paneStream
+	for id, p := range ss.panes {
+		if !live[id] {
+			gone = append(gone, p)
+			delete(ss.panes, id)
+		}
+	}
+	ss.mu.Unlock()
+	for _, p := range gone {
+		p.close()
+	}
+}
+
+// sourceEnded is paneStream.sourceEnded for every stream.
+func (ss *streams) sourceEnded(src uint64) {
+	ss.mu.Lock()
+	all := make([]*paneStream, 0, len(ss.panes))
+	for _, p := range ss.panes {
+		all = append(all, p)
+	}
+	ss.mu.Unlock()
+	for _, p := range all {
+		p.sourceEnded(src)
+	}
+}
+
+// bytes returns the output bytes held for all panes, for memory tests.
+func (ss *streams) bytes() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	n := 0
+	for _, p := range ss.panes {
+		p.mu.Lock()
+		n += cap(p.data)
+		p.mu.Unlock()
+	}
+	return n
+}

@@ -1,0 +1,58 @@
+package session
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestLineReader(t *testing.T) {
+	tests := []struct {
+		name    string
+		chunks  []string
+		lines   []string
+		partial string
+		alt     bool
+	}{
+		{"crlf lines", []string{"a\r\nb\r\n$ "}, []string{"a", "b"}, "$ ", false},
+		{"sgr removed", []string{"\x1b[1;31mred\x1b[0m\r\n"}, []string{"red"}, "", false},
+		{"split escape", []string{"x\x1b[3", "1my\r", "\n"}, []string{"xy"}, "", false},
+		{"prompt redraw", []string{"$ ec\r\x1b[K$ echo hi\r\n"}, []string{"$ echo hi"}, "", false},
+		{"osc title", []string{"\x1b]0;title\x07ok\x1b]2;t\x1b\\!\n"}, []string{"ok!"}, "", false},
+		{"backspace", []string{"ab\bc é\b\n"}, []string{"ac "}, "", false},
+		{"alternate screen", []string{"\x1b[?1049hvim"}, nil, "vim", true},
+		{"alternate screen left", []string{"\x1b[?1049h\x1b[?1049l$ "}, nil, "$ ", false},
+		{"pause marker", []string{"a\x00b\n"}, []string{"ab"}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r lineReader
+			for _, c := range tt.chunks {
+				r.write([]byte(c))
+			}
+			if got := r.take(); !reflect.DeepEqual(got, tt.lines) {
+				t.Errorf("lines: got %q, want %q", got, tt.lines)
+			}
+			if got := r.partial(); got != tt.partial {
+				t.Errorf("partial: got %q, want %q", got, tt.partial)
+			}
+			if r.alt != tt.alt {
+				t.Errorf("alt: got %v, want %v", r.alt, tt.alt)
+			}
+		})
+	}
+}
+
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("a\r\n\x1b[31mb\x1b]0;x\x07\r\x08c"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var r lineReader
+		r.write(b)
+		for _, l := range append(r.take(), r.partial()) {
+			for i := 0; i < len(l); i++ {
+				if c := l[i]; c == '\n' || c == '\r' || c == 0x1b || c == 0 {
+					t.Fatalf("control byte %q left in %q", c, l)
+				}
+			}
+		}
+	})
+}

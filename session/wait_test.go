@@ -1,0 +1,139 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// paneOf returns the first pane of session name.
+func paneOf(t testing.TB, s *Server, name string) string {
+	t.Helper()
+	ps, err := s.Panes(testCtx(t), PaneScope{Session: name})
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("panes of %s: %v %v", name, ps, err)
+	}
+	return ps[0].ID
+}
+
+// typeLine types a shell command line into pane from a separate tmux
+// process, after delay, and reports when it was sent.
+func typeLine(fx interface {
+	TryTmux(args ...string) (string, error)
+}, pane, line string, delay time.Duration) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		time.Sleep(delay) // the delay under test, not a synchronisation
+		_, err := fx.TryTmux("send-keys", "-t", pane, "-l", "--", line)
+		if err == nil {
+			_, err = fx.TryTmux("send-keys", "-t", pane, "Enter")
+		}
+		errc <- err
+	}()
+	return errc
+}
+
+// waitPrompt waits until the shell in pane has printed its first prompt,
+// so typed lines are not mixed into its start-up.
+func waitPrompt(t testing.TB, s *Server, pane string) {
+	t.Helper()
+	r, err := s.WaitForText(testCtx(t), WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"$", "#", ">", "%"}, Timeout: 20 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched {
+		t.Fatalf("no prompt in %s: %+v %v", pane, r, err)
+	}
+}
+
+func TestWaitForTextNeverMisses(t *testing.T) {
+	for _, where := range []string{"attached session", "other session"} {
+		t.Run(where, func(t *testing.T) {
+			fx, s := newTestServer(t)
+			ctx := testCtx(t)
+			fx.NewSession(t, "main")
+			fx.NewSession(t, "other")
+			if _, err := s.Sessions(ctx); err != nil {
+				t.Fatal(err)
+			}
+			name := "other"
+			if st := s.ConnStats(); where == "attached session" {
+				sess, _ := s.Session(ctx, st.Attached)
+				name = sess.Name
+			} else if other, _ := s.Session(ctx, "other"); st.Attached == other.ID {
+				name = "main"
+			}
+			pane := paneOf(t, s, name)
+			waitPrompt(t, s, pane)
+			entry := 0
+			for i := range 100 {
+				delay := time.Duration(i%6) * time.Millisecond
+				// The typed line does not contain the token; only its output does.
+				sent := typeLine(fx, pane, fmt.Sprintf("printf 'DO%%sNE-%d\\n' ''", i), delay)
+				r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{fmt.Sprintf("DONE-%d", i)}, Timeout: 20 * time.Second})
+				if err := <-sent; err != nil {
+					t.Fatal(err)
+				}
+				if err != nil || r.Outcome != OutcomeMatched || !r.Found {
+					t.Fatalf("trial %d (delay %v): got %+v, %v", i, delay, r, err)
+				}
+				if r.MatchedAtEntry {
+					entry++
+				}
+			}
+			t.Logf("100 of 100 matched (%d already on screen at entry)", entry)
+			if where == "other session" && s.watcherCount() != 1 {
+				t.Fatalf("got %d watchers, want 1", s.watcherCount())
+			}
+		})
+	}
+}
+
+func TestWaitForTextOutcomes(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "main")
+	pane := paneOf(t, s, "main")
+	waitPrompt(t, s, pane)
+	ref := PaneRef{PaneID: pane}
+
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"never-printed"}, Timeout: 50 * time.Millisecond})
+	if err != nil || r.Outcome != OutcomeTimeout || r.Found {
+		t.Fatalf("timeout: got %+v %v", r, err)
+	}
+
+	sent := typeLine(fx, pane, "printf 'ER%sOR: boom\\nOK\\n' R", 0)
+	// The typed line holds neither pattern; its output holds both.
+	r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"^ok$"}, Stop: []string{"^error:"}, Regex: true, Timeout: 10 * time.Second})
+	<-sent
+	if err != nil || r.Outcome != OutcomeStopped || r.MatchedIndex != 0 || len(r.MatchedLines) != 1 || r.MatchedLines[0] != "ERROR: boom" {
+		t.Fatalf("stop: got %+v %v", r, err)
+	}
+
+	sent = typeLine(fx, pane, "echo", 0)
+	r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Timeout: 10 * time.Second})
+	<-sent
+	if err != nil || r.Outcome != OutcomeAnyOutput || !r.SawNewOutput {
+		t.Fatalf("any output: got %+v %v", r, err)
+	}
+
+	if _, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"("}, Regex: true, Timeout: time.Second}); !isCode(err, CodeInvalidArguments) {
+		t.Fatalf("bad regex: got %v", err)
+	}
+	if _, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: "%9999"}, Patterns: []string{"x"}, Timeout: time.Second}); !isCode(err, CodeNotFound) {
+		t.Fatalf("missing pane: got %v", err)
+	}
+
+	// A pane that exits while it is followed ends the wait with not_found.
+	sent = typeLine(fx, pane, "sleep 0.2; exit", 0)
+	fx.NewSession(t, "keep") // so the server outlives the pane
+	_, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"never-printed"}, Timeout: 20 * time.Second})
+	<-sent
+	if !isCode(err, CodeNotFound) || !strings.Contains(err.Error(), "exited") {
+		t.Fatalf("pane exit: got %v", err)
+	}
+}
+
+func isCode(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
