@@ -1,0 +1,189 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Paste buffers. tmux keeps them in one flat namespace per server, shared
+// with the user (and the system clipboard, through set-clipboard): the
+// buffers this package touches are named, never the top one.
+//
+// Buffer names are limited to letters, digits, '_', '.' and '-': tmux
+// prints them raw in %paste-buffer-changed, so a name holding a newline
+// could forge a notification line, and they go inside formats.
+
+// MaxBufferName is the longest buffer name the operations accept.
+const MaxBufferName = 256
+
+// checkBufferName refuses a name outside the accepted alphabet.
+func checkBufferName(name string) error {
+	if name == "" || len(name) > MaxBufferName {
+		return errorf(CodeInvalidArguments, false, "buffer name must be 1 to %d bytes", MaxBufferName)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return errorf(CodeInvalidArguments, false, "invalid buffer name %q: use letters, digits, '_', '.' and '-'", name)
+		}
+	}
+	return nil
+}
+
+// bufferSizeCommand prints the size in bytes of buffer name, and an empty
+// line for every other buffer. (A format condition rather than
+// list-buffers -f, which older servers lack.)
+func bufferSizeCommand(name string) controlmode.Command {
+	return controlmode.NewCommand("list-buffers", "-F", "#{?#{==:#{buffer_name},"+name+"},#{buffer_size},}")
+}
+
+// bufferSize reads the reply of bufferSizeCommand; -1 when the buffer is
+// not listed.
+func bufferSize(r controlmode.Reply) int {
+	for _, l := range r.Lines {
+		if l == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(l); err == nil {
+			return n
+		}
+	}
+	return -1
+}
+
+// SetBuffer stores content in buffer name, replacing what it held, and
+// checks in the same round trip that tmux holds all of it. tmux keeps no
+// empty buffers, so empty content is refused.
+func (s *Server) SetBuffer(ctx context.Context, name, content string) error {
+	if err := checkBufferName(name); err != nil {
+		return err
+	}
+	if content == "" {
+		return errorf(CodeInvalidArguments, false, "buffer content is empty: tmux keeps no empty buffers")
+	}
+	rs, err := s.exec(ctx,
+		controlmode.NewCommand("set-buffer", "-b", name).Text(content),
+		bufferSizeCommand(name))
+	if err != nil {
+		return err
+	}
+	if n := bufferSize(rs[1]); n != len(content) {
+		return errorf(CodeTmuxError, true, "buffer %s holds %d bytes after set-buffer, want %d", name, n, len(content))
+	}
+	return nil
+}
+
+// PasteBuffer pastes buffer name into the pane ref names and returns the
+// pane's id. Bracket asks for bracketed paste (-p), which tmux uses only
+// when the pane's program has turned it on. Line feeds become carriage
+// returns, as when a person pastes. The buffer is kept.
+func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, bracket bool) (string, error) {
+	if err := checkBufferName(name); err != nil {
+		return "", err
+	}
+	t := ref.target()
+	if ref == (PaneRef{SessionName: ref.SessionName}) && t != "" {
+		t = sessionNameTarget(ref.SessionName) // a bare "=name" names no pane
+	}
+	if t == "" {
+		return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+	}
+	paste := []string{"-b", name, "-t", t}
+	if bracket {
+		paste = append(paste, "-p")
+	}
+	// The pane first: a missing target fails before anything is pasted.
+	rs, err := s.exec(ctx,
+		controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id}"),
+		controlmode.NewCommand("paste-buffer", paste...))
+	if err != nil {
+		return "", err
+	}
+	if len(rs[0].Lines) != 1 || !strings.HasPrefix(rs[0].Lines[0], "%") {
+		return "", errorf(CodeNotFound, true, "can't find pane: %s", t)
+	}
+	return rs[0].Lines[0], nil
+}
+
+// ShowBuffer returns the exact content of buffer name.
+//
+// Through control mode show-buffer prints the content vis-encoded (tmux
+// 3.3: \\, \t, \r, \ooo for control and invalid UTF-8 bytes, \$ before a
+// name; newlines as they are); the buffer's size, read on the same line,
+// proves the decoding. When it does not match (a tmux that prints the
+// content differently), the content is read raw through a one-shot
+// save-buffer instead.
+func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
+	if err := checkBufferName(name); err != nil {
+		return "", err
+	}
+	rs, err := s.exec(ctx,
+		controlmode.NewCommand("show-buffer", "-b", name),
+		bufferSizeCommand(name))
+	if err != nil {
+		return "", err
+	}
+	size := bufferSize(rs[1])
+	if out, ok := unvisText(strings.Join(rs[0].Lines, "\n")); ok && len(out) == size {
+		return string(out), nil
+	}
+	return s.saveBuffer(ctx, name)
+}
+
+// saveBuffer reads buffer name raw, through a one-shot tmux process.
+func (s *Server) saveBuffer(ctx context.Context, name string) (string, error) {
+	return s.oneShot(ctx, "save-buffer", "-b", name, "-")
+}
+
+// DeleteBuffer deletes buffer name.
+func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
+	if err := checkBufferName(name); err != nil {
+		return err
+	}
+	_, err := s.exec(ctx, controlmode.NewCommand("delete-buffer", "-b", name))
+	return err
+}
+
+// visLetters are the C-style escapes of vis(3).
+var visLetters = map[byte]byte{'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r'}
+
+// unvisText decodes tmux's vis(3) encoding (VIS_OCTAL|VIS_CSTYLE|VIS_TAB,
+// with \$ and \" from VIS_DQ, and \ before a lone special character):
+// \ooo (one to three octal digits) is a byte, \a \b \t \n \v \f \r the
+// control characters, and \ before any other character that character.
+// It reports false for a trailing lone backslash, which vis never writes.
+func unvisText(s string) ([]byte, bool) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i+1 == len(s) {
+			return append(out, c), false
+		}
+		i++
+		c = s[i]
+		switch {
+		case '0' <= c && c <= '7':
+			v := int(c - '0')
+			for k := 0; k < 2 && i+1 < len(s) && '0' <= s[i+1] && s[i+1] <= '7'; k++ {
+				i++
+				v = v<<3 | int(s[i]-'0')
+			}
+			if v > 0xff {
+				return out, false
+			}
+			out = append(out, byte(v))
+		case visLetters[c] != 0:
+			out = append(out, visLetters[c])
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, true
+}

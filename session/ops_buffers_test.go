@@ -1,0 +1,130 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShowBufferExactBytes loads every byte value, the ones JSON cannot
+// carry included, through a separate tmux process and reads them back
+// over the control channel: decoded, not through the one-shot fallback.
+func TestShowBufferExactBytes(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "buf")
+	var all []byte
+	for i := 255; i >= 0; i-- {
+		all = append(all, byte(i))
+	}
+	cases := map[string]string{
+		"all-bytes":      string(all) + "\n",
+		"vis-lookalikes": `\033 \$HOME \\ \t \n \0 \1 \12 \012 \` + "\\",
+		"dollars":        "$HOME ${x} $1 $ $$ \\$",
+		"newlines":       "\n\nmiddle\n\n\n",
+		"no-newline":     "a",
+		"crlf":           "a\r\nb\r",
+		"fake-end":       "x\n%end 1 2 1\n%exit\n",
+		"utf8":           "héllo ☃ \U0001F600\t\x1b[1mbold\x1b[0m",
+		"nul-digits":     "\x001\x00a\x007",
+	}
+	dir := t.TempDir()
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			fx.Tmux(t, "load-buffer", "-b", name, path)
+			forked := s.ConnStats().Forked
+			got, err := s.ShowBuffer(ctx, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != content {
+				t.Fatalf("got %q, want %q", got, content)
+			}
+			if f := s.ConnStats().Forked; f != forked {
+				t.Errorf("ShowBuffer forked %d tmux processes; want the control channel only", f-forked)
+			}
+			raw, err := s.saveBuffer(ctx, name)
+			if err != nil || raw != content {
+				t.Errorf("saveBuffer: got %q, %v; want %q", raw, err, content)
+			}
+		})
+	}
+}
+
+func TestSetBufferRoundTrip(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "buf")
+	content := "-leading dash ; kill-server\n#{session_name} #(touch x) 'q' \"d\" \\ \t\x1b\r\x7f é"
+	if err := s.SetBuffer(ctx, "set.me-1", content); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "out")
+	fx.Tmux(t, "save-buffer", "-b", "set.me-1", path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != content {
+		t.Fatalf("tmux holds %q, want %q", b, content)
+	}
+	if err := s.DeleteBuffer(ctx, "set.me-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fx.TryTmux("show-buffer", "-b", "set.me-1"); err == nil {
+		t.Fatal("buffer still exists after DeleteBuffer")
+	}
+	if err := s.DeleteBuffer(ctx, "set.me-1"); !IsNotFound(err) {
+		t.Fatalf("second delete: got %v, want not_found", err)
+	}
+	if _, err := s.ShowBuffer(ctx, "set.me-1"); !IsNotFound(err) {
+		t.Fatalf("show of a deleted buffer: got %v, want not_found", err)
+	}
+}
+
+func TestBufferNamesRefused(t *testing.T) {
+	_, s := newTestServer(t)
+	ctx := testCtx(t)
+	for _, name := range []string{"", "x\n%window-add @99", "a b", "a#{b}", "a,b", "a}", strings.Repeat("a", MaxBufferName+1)} {
+		for op, err := range map[string]error{
+			"set":    s.SetBuffer(ctx, name, "x"),
+			"show":   func() error { _, err := s.ShowBuffer(ctx, name); return err }(),
+			"delete": s.DeleteBuffer(ctx, name),
+			"paste":  func() error { _, err := s.PasteBuffer(ctx, name, PaneRef{PaneID: "%0"}, false); return err }(),
+		} {
+			e, ok := err.(*Error)
+			if !ok || e.Code != CodeInvalidArguments || e.Written {
+				t.Errorf("%s %q: got %v, want invalid_arguments with nothing written", op, name, err)
+			}
+		}
+	}
+	if err := s.SetBuffer(ctx, "ok", ""); err == nil || err.(*Error).Code != CodeInvalidArguments {
+		t.Errorf("empty content: got %v, want invalid_arguments", err)
+	}
+}
+
+func TestUnvisText(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`plain`, "plain", true},
+		{`a\tb\\c\$HOME`, "a\tb\\c$HOME", true},
+		{`\033[1m\001\177\377`, "\x1b[1m\x01\x7f\xff", true},
+		{`\0a\0001`, "\x00a\x001", true},
+		{`\a\b\v\f\r\n`, "\a\b\v\f\r\n", true},
+		{`\"q\" \~ \#`, `"q" ~ #`, true},
+		{`trailing\`, `trailing\`, false},
+		{`\777`, "", false},
+	} {
+		got, ok := unvisText(tc.in)
+		if ok != tc.ok || (ok && string(got) != tc.want) {
+			t.Errorf("unvisText(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
