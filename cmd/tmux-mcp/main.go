@@ -1,4 +1,206 @@
 // Command tmux-mcp serves tmux to AI agents over the Model Context Protocol.
+//
+// It speaks MCP on stdin and stdout; an MCP client starts it as a
+// subprocess. Every tmux server it drives is reached through one persistent
+// control-mode client (tmux -C). `tmux-mcp --help` lists the flags and the
+// environment; `tmux-mcp tools` the tools they expose; `tmux-mcp call TOOL
+// key=value ...` runs one tool from a shell.
 package main
 
-func main() {}
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmux-mcp/tmux-mcp/mcp"
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); when
+// empty, the module version go install recorded is used.
+var version string
+
+// teardownTimeout bounds --teardown-on-exit.
+const teardownTimeout = 10 * time.Second
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run is the whole program: it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, err := parseConfig(args, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\nRun tmux-mcp --help for usage.\n", err)
+		return exitUsage
+	}
+	switch {
+	case cfg.help:
+		usage(stdout)
+		return exitOK
+	case cfg.version:
+		fmt.Fprintf(stdout, "tmux-mcp %s\n", versionString())
+		return exitOK
+	}
+	// The subcommands print results, not a log: only warnings reach stderr.
+	level := slog.LevelInfo
+	if cfg.command != "" {
+		level = slog.LevelWarn
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	for _, w := range cfg.warnings {
+		logger.Warn(w)
+	}
+	manager := session.NewManager(&session.Options{
+		Tmux:       cfg.tmux,
+		ConfigFile: cfg.configFile,
+		Logger:     logger,
+	})
+	defer manager.Close()
+	backend := mcp.NewTmuxBackend(manager, &mcp.TmuxOptions{
+		Socket:          cfg.socket,
+		SelfPane:        cfg.selfPane,
+		SelfSocketPath:  cfg.selfSocketPath,
+		WaitMax:         cfg.waitMax,
+		SuppressHistory: cfg.suppressHistory,
+	})
+	server, err := mcp.NewServer(backend, &mcp.Options{
+		Safety:  cfg.safety,
+		Tools:   cfg.tools,
+		Version: versionString(),
+		Logger:  logger,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
+		if errors.Is(err, mcp.ErrUsage) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+
+	switch cfg.command {
+	case "tools":
+		return listTools(server, stdout, stderr)
+	case "call":
+		code := callTool(server, cfg.callTool, cfg.callArgs, stdout, stderr)
+		if cfg.teardownOnExit {
+			teardown(manager, logger)
+		}
+		return code
+	}
+	return serve(server, manager, cfg, stdin, stdout, logger)
+}
+
+// serve runs the MCP session on stdin/stdout until stdin ends or a signal
+// arrives.
+func serve(server *sdk.Server, manager *session.Manager, cfg *config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	st := newStdio(stdin, stdout, logger)
+	server.AddReceivingMiddleware(st.middleware)
+
+	// The first SIGTERM or SIGINT cancels the calls in flight and ends the
+	// session; a second one kills the process the default way.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	var got os.Signal
+	sigDone := make(chan struct{})
+	go func() {
+		defer close(sigDone)
+		select {
+		case got = <-sigs:
+			signal.Stop(sigs)
+			logger.Info("shutting down", "signal", got.String())
+			st.cancelAll()
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	logger.Info("serving MCP on stdio", "version", versionString(), "socket", cfg.socket.String())
+	runDone := make(chan error, 1)
+	go func() { runDone <- server.Run(ctx, st.transport()) }()
+	// Run returns once every handler has; a handler that ignores its
+	// cancellation must not keep the process alive after stdin ended or a
+	// signal came.
+	var err error
+	select {
+	case err = <-runDone:
+	case <-st.drained:
+		err = waitRun(runDone, logger)
+	case <-sigDone:
+		err = waitRun(runDone, logger)
+	}
+	cancel()
+	<-sigDone
+	signal.Stop(sigs)
+	st.cancelAll()
+
+	if cfg.teardownOnExit {
+		teardown(manager, logger)
+	}
+	switch {
+	case got == syscall.SIGINT:
+		return exitInterrupt
+	case got != nil:
+		return exitOK
+	case err != nil:
+		logger.Error("session ended", "error", err)
+		return exitFailure
+	}
+	logger.Info("stdin closed; exiting")
+	return exitOK
+}
+
+// exitWait is how long the process waits for the SDK session to end once
+// stdin has been drained or a signal came.
+const exitWait = 2 * time.Second
+
+// waitRun waits up to exitWait for Run's result.
+func waitRun(runDone <-chan error, logger *slog.Logger) error {
+	select {
+	case err := <-runDone:
+		return err
+	case <-time.After(exitWait):
+		logger.Warn("calls still running at exit; leaving them")
+		return nil
+	}
+}
+
+// teardown kills the sessions this process owns on every server it used,
+// and nothing else (--teardown-on-exit).
+func teardown(manager *session.Manager, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
+	defer cancel()
+	for _, srv := range manager.Servers() {
+		gen := srv.Generation()
+		for _, id := range srv.Owned() {
+			if err := srv.TeardownSession(ctx, id, gen); err != nil {
+				logger.Warn("teardown on exit", "socket", srv.Socket().String(), "session", id, "error", err)
+				continue
+			}
+			logger.Info("teardown on exit", "socket", srv.Socket().String(), "session", id, "generation", gen)
+		}
+	}
+}
+
+// versionString is the version --version prints and clients are told.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

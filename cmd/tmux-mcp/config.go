@@ -1,0 +1,274 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// errUsage marks a command line or environment the process cannot start
+// with; run exits 2 on it.
+var errUsage = errors.New("usage error")
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailure   = 1 // startup, protocol or shutdown failure; a failed `call`
+	exitUsage     = 2 // bad flags, bad --tool, bad LIBTMUX_SUPPRESS_HISTORY
+	exitInterrupt = 130
+)
+
+// Wait ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS), as libtmux-mcp: default 30 s,
+// clamped to [1, 120] s.
+const (
+	waitMaxDefault = 30 * time.Second
+	waitMaxMin     = 1 * time.Second
+	waitMaxMax     = 120 * time.Second
+)
+
+// envConfigFile is a test aid, deliberately not in --help: the tmux
+// configuration file passed as -f to every tmux the server starts (tests
+// use /dev/null so a user's ~/.tmux.conf cannot change their servers).
+const envConfigFile = "TMUX_MCP_CONFIG_FILE"
+
+// config is everything the flags and the environment ask for.
+type config struct {
+	safety          string   // LIBTMUX_SAFETY / --safety; mcp fails closed on a bad value
+	tools           []string // --tool, in order; mcp checks names
+	socket          session.Socket
+	tmux            string // tmux binary; "" = tmux on PATH
+	configFile      string // TMUX_MCP_CONFIG_FILE
+	waitMax         time.Duration
+	suppressHistory bool
+	teardownOnExit  bool
+	selfPane        string // TMUX_PANE
+	selfSocketPath  string // from TMUX
+
+	help, version bool
+
+	command  string   // "" (serve), "tools" or "call"
+	callTool string   // call: the tool
+	callArgs []string // call: key=value pairs
+
+	warnings []string // for stderr once a logger exists
+}
+
+// option documents one setting for --help and the README; both are
+// rendered from this table so they cannot disagree.
+type option struct {
+	flag string // "--name ARG", or "" for environment-only settings
+	env  string // the environment variable the flag overrides, if any
+	doc  string
+}
+
+var options = []option{
+	{"--safety TIER", "LIBTMUX_SAFETY", "Safety tier: readonly, mutating (default) or destructive. Off-tier tools are neither listed nor callable. An invalid value fails closed to readonly, with a warning."},
+	{"--tool NAME", "", "Expose exactly this tool; repeat for more. Replaces the tier's set. An unknown or repeated name exits 2."},
+	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
+	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
+	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
+	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
+	{"", "LIBTMUX_MCP_WAIT_MAX_SECONDS", "Ceiling on any one wait, in seconds: default 30, clamped to [1, 120]. A longer timeout argument is clamped, not refused."},
+	{"", "LIBTMUX_SUPPRESS_HISTORY", "run_command's default for suppress_history: unset or 1 = on, 0 = off. Anything else exits 2."},
+	{"", "TMUX, TMUX_PANE", "Set by tmux inside a pane: the pane, window, session and server this process runs in, which the kill and respawn tools refuse."},
+	{"--help", "", "Print this help and exit. Touches no tmux."},
+	{"--version", "", "Print the version and exit. Touches no tmux."},
+}
+
+// usage is the --help text.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `tmux-mcp serves tmux to AI agents over the Model Context Protocol (stdio).
+
+Usage:
+  tmux-mcp [flags]                            serve MCP on stdin/stdout
+  tmux-mcp [flags] tools                      list the tools the flags expose
+  tmux-mcp [flags] call TOOL [key=value ...]  run one tool, print its result
+
+In call, a value is parsed as JSON when it parses (5, true, ["a"], {"k":"v"},
+"5") and is a string otherwise. A tool error prints its envelope and exits 1.
+
+Flags override the environment variable beside them:
+
+`)
+	for _, o := range options {
+		if o.flag == "" {
+			continue
+		}
+		head := "  " + o.flag
+		if o.env != "" {
+			head += "  (" + o.env + ")"
+		}
+		fmt.Fprintf(w, "%s\n%s", head, wrap(o.doc, "      ", 78))
+	}
+	fmt.Fprint(w, "\nEnvironment only:\n\n")
+	for _, o := range options {
+		if o.flag == "" {
+			fmt.Fprintf(w, "  %s\n%s", o.env, wrap(o.doc, "      ", 78))
+		}
+	}
+	fmt.Fprint(w, `
+Logs and one audit line per tool call go to stderr; stdout carries only the
+protocol. Exit status: 0 when stdin closes or on SIGTERM, 1 on a failure (or
+a failed call), 2 on a usage error, 130 on SIGINT.
+`)
+}
+
+// wrap breaks text into lines of at most width bytes, each starting with
+// indent.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// toolList is the repeatable --tool flag.
+type toolList []string
+
+func (l *toolList) String() string { return strings.Join(*l, ",") }
+func (l *toolList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// parseConfig reads the environment through getenv, then the flags, which
+// override it. Errors wrap errUsage.
+func parseConfig(args []string, getenv func(string) string) (*config, error) {
+	c := &config{
+		safety:          getenv("LIBTMUX_SAFETY"),
+		tmux:            getenv("LIBTMUX_TMUX_BIN"),
+		configFile:      getenv(envConfigFile),
+		selfPane:        getenv("TMUX_PANE"),
+		selfSocketPath:  selfSocketPath(getenv("TMUX")),
+		suppressHistory: true,
+	}
+	switch v := getenv("LIBTMUX_SUPPRESS_HISTORY"); v {
+	case "", "1":
+	case "0":
+		c.suppressHistory = false
+	default:
+		return nil, fmt.Errorf("%w: LIBTMUX_SUPPRESS_HISTORY=%q: want 1 (on) or 0 (off)", errUsage, v)
+	}
+	c.waitMax = parseWaitMax(getenv("LIBTMUX_MCP_WAIT_MAX_SECONDS"), &c.warnings)
+
+	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var (
+		socket, socketPath string
+		tools              toolList
+	)
+	fs.StringVar(&c.safety, "safety", c.safety, "")
+	fs.Var(&tools, "tool", "")
+	fs.StringVar(&socket, "socket", "", "")
+	fs.StringVar(&socketPath, "socket-path", "", "")
+	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
+	fs.BoolVar(&c.teardownOnExit, "teardown-on-exit", false, "")
+	fs.BoolVar(&c.help, "help", false, "")
+	fs.BoolVar(&c.help, "h", false, "")
+	fs.BoolVar(&c.version, "version", false, "")
+
+	parse := func(args []string) error {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				c.help = true
+				return nil
+			}
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return nil
+	}
+	if err := parse(args); err != nil {
+		return nil, err
+	}
+	// Flags may also follow the subcommand: tmux-mcp tools --safety readonly.
+	if rest := fs.Args(); len(rest) > 0 && !c.help && !c.version {
+		c.command = rest[0]
+		switch c.command {
+		case "tools":
+			if err := parse(rest[1:]); err != nil {
+				return nil, err
+			}
+			if fs.NArg() > 0 {
+				return nil, fmt.Errorf("%w: tools takes no arguments, got %q", errUsage, fs.Args())
+			}
+		case "call":
+			if err := parse(rest[1:]); err != nil {
+				return nil, err
+			}
+			if fs.NArg() == 0 {
+				return nil, fmt.Errorf("%w: call needs a tool name: tmux-mcp call TOOL [key=value ...]", errUsage)
+			}
+			c.callTool, c.callArgs = fs.Arg(0), fs.Args()[1:]
+		default:
+			return nil, fmt.Errorf("%w: unknown command %q (want tools or call)", errUsage, c.command)
+		}
+	}
+	c.tools = tools
+
+	// The socket: flags as a group override the environment as a group, so
+	// --socket is not beaten by an inherited LIBTMUX_SOCKET_PATH. A path wins
+	// over a name, as in tmux. With neither, a process inside tmux drives the
+	// server it runs in, as tmux itself would.
+	switch {
+	case socket != "" || socketPath != "":
+		c.socket = session.Socket{Name: socket, Path: socketPath}
+	case getenv("LIBTMUX_SOCKET") != "" || getenv("LIBTMUX_SOCKET_PATH") != "":
+		c.socket = session.Socket{Name: getenv("LIBTMUX_SOCKET"), Path: getenv("LIBTMUX_SOCKET_PATH")}
+	case c.selfSocketPath != "":
+		c.socket = session.Socket{Path: c.selfSocketPath}
+	}
+	if c.socket.Path != "" {
+		c.socket.Name = ""
+	}
+	return c, nil
+}
+
+// parseWaitMax reads LIBTMUX_MCP_WAIT_MAX_SECONDS: a number of seconds,
+// clamped to [1, 120]. Unset means 30; an unreadable value is not fatal
+// (a misspelt ceiling should not stop the server) and also means 30.
+func parseWaitMax(v string, warnings *[]string) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return waitMaxDefault
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		*warnings = append(*warnings, fmt.Sprintf("LIBTMUX_MCP_WAIT_MAX_SECONDS=%q is not a number of seconds; using %v", v, waitMaxDefault))
+		return waitMaxDefault
+	}
+	d := time.Duration(f * float64(time.Second))
+	switch {
+	case d < waitMaxMin:
+		*warnings = append(*warnings, fmt.Sprintf("LIBTMUX_MCP_WAIT_MAX_SECONDS=%s is below %v; using %v", v, waitMaxMin, waitMaxMin))
+		d = waitMaxMin
+	case d > waitMaxMax:
+		*warnings = append(*warnings, fmt.Sprintf("LIBTMUX_MCP_WAIT_MAX_SECONDS=%s is above %v; using %v", v, waitMaxMax, waitMaxMax))
+		d = waitMaxMax
+	}
+	return d
+}
+
+// selfSocketPath extracts the socket path from a TMUX value
+// ("path,pid,session").
+func selfSocketPath(tmuxEnv string) string {
+	path, _, _ := strings.Cut(tmuxEnv, ",")
+	return path
+}

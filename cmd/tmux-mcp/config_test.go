@@ -1,0 +1,187 @@
+package main
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+func envOf(kv ...string) func(string) string {
+	m := map[string]string{}
+	for _, s := range kv {
+		k, v, _ := strings.Cut(s, "=")
+		m[k] = v
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		env   []string
+		args  []string
+		check func(t *testing.T, c *config)
+	}{
+		{"defaults", nil, nil, func(t *testing.T, c *config) {
+			if c.safety != "" || c.tools != nil || c.socket != (session.Socket{}) || c.tmux != "" ||
+				!c.suppressHistory || c.waitMax != 30*time.Second || c.teardownOnExit || c.command != "" {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{"environment", []string{"LIBTMUX_SAFETY=destructive", "LIBTMUX_SOCKET=work", "LIBTMUX_TMUX_BIN=/opt/tmux",
+			"LIBTMUX_SUPPRESS_HISTORY=0", "LIBTMUX_MCP_WAIT_MAX_SECONDS=2.5", "TMUX_MCP_CONFIG_FILE=/dev/null"}, nil,
+			func(t *testing.T, c *config) {
+				if c.safety != "destructive" || c.socket != (session.Socket{Name: "work"}) || c.tmux != "/opt/tmux" ||
+					c.suppressHistory || c.waitMax != 2500*time.Millisecond || c.configFile != "/dev/null" {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{"flags override the environment", []string{"LIBTMUX_SAFETY=destructive", "LIBTMUX_SOCKET_PATH=/env/sock", "LIBTMUX_TMUX_BIN=/opt/tmux"},
+			[]string{"--safety=readonly", "--socket", "flag", "--tmux", "/usr/bin/tmux", "--teardown-on-exit", "--tool", "b", "--tool", "a"},
+			func(t *testing.T, c *config) {
+				if c.safety != "readonly" || c.socket != (session.Socket{Name: "flag"}) || c.tmux != "/usr/bin/tmux" ||
+					!c.teardownOnExit || !slices.Equal(c.tools, []string{"b", "a"}) {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{"a path wins over a name", []string{"LIBTMUX_SOCKET=n", "LIBTMUX_SOCKET_PATH=/p"}, nil, func(t *testing.T, c *config) {
+			if c.socket != (session.Socket{Path: "/p"}) {
+				t.Errorf("socket: got %+v", c.socket)
+			}
+		}},
+		{"inside tmux", []string{"TMUX=/tmp/tmux-1/work,42,3", "TMUX_PANE=%7"}, nil, func(t *testing.T, c *config) {
+			if c.selfPane != "%7" || c.selfSocketPath != "/tmp/tmux-1/work" || c.socket != (session.Socket{Path: "/tmp/tmux-1/work"}) {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{"inside tmux, socket given", []string{"TMUX=/tmp/tmux-1/work,42,3", "LIBTMUX_SOCKET=other"}, nil, func(t *testing.T, c *config) {
+			if c.selfSocketPath != "/tmp/tmux-1/work" || c.socket != (session.Socket{Name: "other"}) {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{"wait ceiling clamped low", []string{"LIBTMUX_MCP_WAIT_MAX_SECONDS=0"}, nil, func(t *testing.T, c *config) {
+			if c.waitMax != time.Second || len(c.warnings) != 1 {
+				t.Errorf("got %v, warnings %q", c.waitMax, c.warnings)
+			}
+		}},
+		{"wait ceiling clamped high", []string{"LIBTMUX_MCP_WAIT_MAX_SECONDS=9999"}, nil, func(t *testing.T, c *config) {
+			if c.waitMax != 120*time.Second || len(c.warnings) != 1 {
+				t.Errorf("got %v, warnings %q", c.waitMax, c.warnings)
+			}
+		}},
+		{"wait ceiling unreadable", []string{"LIBTMUX_MCP_WAIT_MAX_SECONDS=soon"}, nil, func(t *testing.T, c *config) {
+			if c.waitMax != 30*time.Second || len(c.warnings) != 1 {
+				t.Errorf("got %v, warnings %q", c.waitMax, c.warnings)
+			}
+		}},
+		{"suppress history on", []string{"LIBTMUX_SUPPRESS_HISTORY=1"}, nil, func(t *testing.T, c *config) {
+			if !c.suppressHistory {
+				t.Error("got off")
+			}
+		}},
+		{"tools with flags after", nil, []string{"tools", "--safety", "readonly"}, func(t *testing.T, c *config) {
+			if c.command != "tools" || c.safety != "readonly" {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{"call", nil, []string{"--socket", "s", "call", "--tool", "send_keys", "send_keys", "keys=-l", "pane_id=%1", "enter=false"},
+			func(t *testing.T, c *config) {
+				if c.command != "call" || c.callTool != "send_keys" || !slices.Equal(c.callArgs, []string{"keys=-l", "pane_id=%1", "enter=false"}) ||
+					!slices.Equal(c.tools, []string{"send_keys"}) || c.socket.Name != "s" {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{"help wins", nil, []string{"--help", "call"}, func(t *testing.T, c *config) {
+			if !c.help {
+				t.Errorf("got %+v", c)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig(tc.args, envOf(tc.env...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"LIBTMUX_SUPPRESS_HISTORY=yes"}, nil},
+		{[]string{"LIBTMUX_SUPPRESS_HISTORY=true"}, nil},
+		{nil, []string{"--nope"}},
+		{nil, []string{"--teardown-on-exit=maybe"}},
+		{nil, []string{"serve"}},
+		{nil, []string{"tools", "x"}},
+		{nil, []string{"call"}},
+	} {
+		if _, err := parseConfig(tc.args, envOf(tc.env...)); !errors.Is(err, errUsage) {
+			t.Errorf("env %q args %q: got %v, want a usage error", tc.env, tc.args, err)
+		}
+	}
+}
+
+func TestCallArgs(t *testing.T) {
+	got, err := callArgs([]string{"n=5", "b=true", "s=hello world", "q=\"5\"", "l=[\"a\",1]", "o={\"k\":\"v\"}", "e=", "eq=a=b", "neg=-3", "id=%1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"n": 5.0, "b": true, "s": "hello world", "q": "5", "l": []any{"a", 1.0},
+		"o": map[string]any{"k": "v"}, "e": "", "eq": "a=b", "neg": -3.0, "id": "%1"}
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !equalJSON(g, w) {
+			t.Errorf("%s: got %#v, want %#v", k, g, w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d arguments, want %d", len(got), len(want))
+	}
+}
+
+func equalJSON(a, b any) bool {
+	switch a := a.(type) {
+	case []any:
+		bb, ok := b.([]any)
+		return ok && slices.EqualFunc(a, bb, equalJSON)
+	case map[string]any:
+		bb, ok := b.(map[string]any)
+		if !ok || len(a) != len(bb) {
+			return false
+		}
+		for k := range a {
+			if !equalJSON(a[k], bb[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+func TestUsageListsEveryFlag(t *testing.T) {
+	var b strings.Builder
+	usage(&b)
+	for _, o := range options {
+		name := o.flag
+		if name == "" {
+			name = o.env
+		}
+		if !strings.Contains(b.String(), name) {
+			t.Errorf("--help does not mention %s", name)
+		}
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if len(line) > 80 {
+			t.Errorf("--help line over 80 columns: %q", line)
+		}
+	}
+}
