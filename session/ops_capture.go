@@ -1,0 +1,274 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Reading panes: their text, their state, and format strings expanded
+// against them. Every read is one round trip (plus one, served from the
+// model, when a read-only tool falls back to a default pane).
+//
+// capture-pane output is raw: a pane can show a line such as "%end 1 2 1"
+// or "%exit". The control-mode engine closes a reply only on the guard
+// that matches its %begin, so such lines arrive here as text.
+
+// refTarget returns the tmux target-pane string for ref, "" for the zero
+// ref. A session name is written "=name:" — exact name, current window —
+// because a bare "=name" is looked up as a window of the control client's
+// own session first.
+func refTarget(ref PaneRef) string {
+	switch {
+	case ref.PaneID != "":
+		return ref.PaneID
+	case ref.WindowID != "":
+		return ref.WindowID
+	case ref.SessionID != "":
+		return ref.SessionID
+	case ref.SessionName != "":
+		return "=" + ref.SessionName + ":"
+	}
+	return ""
+}
+
+// readTarget returns the target a read addresses: ref's, or with fallback
+// and a zero ref, the id of the default pane (see [Server.ResolvePane]).
+func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
+	if t := refTarget(ref); t != "" {
+		return t, nil
+	}
+	return s.ResolvePane(ctx, ref, fallback)
+}
+
+// inputTarget returns the target of an operation that writes to a pane:
+// never a default.
+func inputTarget(ref PaneRef) (string, error) {
+	if t := refTarget(ref); t != "" {
+		return t, nil
+	}
+	return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+}
+
+// paneIDCommand prints the id of the pane target names. Put first on a
+// line, it fails before anything else runs when the target is missing.
+func paneIDCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, "#{pane_id}")
+}
+
+// paneIDOf reads the reply of paneIDCommand.
+func paneIDOf(r controlmode.Reply, target string) (string, error) {
+	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "%") {
+		return "", errorf(CodeNotFound, true, "can't find pane: %s", target)
+	}
+	return r.Lines[0], nil
+}
+
+// paneInfoCommand prints one row of the pane format for target.
+func (s *Server) paneInfoCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.format)
+}
+
+// paneOf reads the reply of paneInfoCommand.
+func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
+	ps, ok := s.fmts.panes.parse(r.Lines)
+	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
+		// display-message prints empty fields, not an error, for some
+		// targets it cannot find (a missing window, in 3.3a).
+		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", target)
+	}
+	return ps[0], nil
+}
+
+// CaptureArgs select what a capture reads.
+type CaptureArgs struct {
+	// Start and End are capture-pane's -S and -E: 0 is the first visible
+	// line, negative numbers reach into history. nil means the screen's
+	// first and last line.
+	Start, End *int
+	// Join joins wrapped lines (-J).
+	Join bool
+}
+
+func (a CaptureArgs) command(target string) controlmode.Command {
+	args := []string{"-p", "-t", target}
+	if a.Start != nil {
+		args = append(args, "-S", strconv.Itoa(*a.Start))
+	}
+	if a.End != nil {
+		args = append(args, "-E", strconv.Itoa(*a.End))
+	}
+	if a.Join {
+		args = append(args, "-J")
+	}
+	return controlmode.NewCommand("capture-pane", args...)
+}
+
+// trimBlankTail drops the empty lines at the end of a capture: the unused
+// rows below the cursor.
+func trimBlankTail(lines []string) []string {
+	n := len(lines)
+	for n > 0 && lines[n-1] == "" {
+		n--
+	}
+	return lines[:n]
+}
+
+// Capture returns the text of the pane ref names (with fallback, of the
+// default pane when ref is zero) and that pane's id, in one round trip.
+// Trailing empty lines are dropped.
+func (s *Server) Capture(ctx context.Context, ref PaneRef, fallback bool, a CaptureArgs) (paneID string, lines []string, err error) {
+	t, err := s.readTarget(ctx, ref, fallback)
+	if err != nil {
+		return "", nil, err
+	}
+	rs, err := s.exec(ctx, paneIDCommand(t), a.command(t))
+	if err != nil {
+		return "", nil, err
+	}
+	if paneID, err = paneIDOf(rs[0], t); err != nil {
+		return "", nil, err
+	}
+	return paneID, trimBlankTail(rs[1].Lines), nil
+}
+
+// PaneSnapshot is a pane's screen and state, read at one moment.
+type PaneSnapshot struct {
+	Pane
+	Lines          []string // the visible screen, trailing empty lines dropped
+	AlternateOn    bool     // the alternate screen is active
+	Mode           string   // "copy-mode", "view-mode" ...; "" when in no mode
+	ScrollPosition *int     // lines scrolled back in copy mode; nil when not scrolled in a mode
+	HistorySize    int      // lines in the pane's history
+}
+
+// snapshotFields are the pane fields plus the state a snapshot adds.
+func snapshotFields() []field[PaneSnapshot] {
+	fs := make([]field[PaneSnapshot], 0, len(paneFields)+4)
+	for _, f := range paneFields {
+		set := f.set
+		fs = append(fs, field[PaneSnapshot]{f.name, func(s *PaneSnapshot, v string) { set(&s.Pane, v) }})
+	}
+	return append(fs,
+		field[PaneSnapshot]{"alternate_on", func(s *PaneSnapshot, v string) { s.AlternateOn = v == "1" }},
+		field[PaneSnapshot]{"pane_mode", func(s *PaneSnapshot, v string) { s.Mode = v }},
+		field[PaneSnapshot]{"scroll_position", func(s *PaneSnapshot, v string) {
+			if n, err := strconv.Atoi(v); err == nil {
+				s.ScrollPosition = &n
+			}
+		}},
+		field[PaneSnapshot]{"history_size", func(s *PaneSnapshot, v string) { s.HistorySize = atoi(v) }},
+	)
+}
+
+// Snapshot returns the screen, cursor, geometry, mode and history of the
+// pane ref names (with fallback, of the default pane when ref is zero) in
+// one round trip.
+func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (PaneSnapshot, error) {
+	t, err := s.readTarget(ctx, ref, fallback)
+	if err != nil {
+		return PaneSnapshot{}, err
+	}
+	f := newRowFormat(s.fmts.panes.sep, snapshotFields())
+	rs, err := s.exec(ctx,
+		controlmode.NewCommand("display-message", "-p", "-t", t, f.format),
+		CaptureArgs{}.command(t))
+	if err != nil {
+		return PaneSnapshot{}, err
+	}
+	rows, ok := f.parse(rs[0].Lines)
+	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
+		return PaneSnapshot{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
+	}
+	snap := rows[0]
+	snap.Lines = trimBlankTail(rs[1].Lines)
+	return snap, nil
+}
+
+// PaneText is a pane and its captured text.
+type PaneText struct {
+	Pane
+	Lines []string
+}
+
+// CapturePanes returns the text of every pane in scope (see
+// [Server.Panes]) in two round trips: one to list the panes, one carrying
+// a capture-pane for each. A pane that closes in between is left out.
+func (s *Server) CapturePanes(ctx context.Context, scope PaneScope, a CaptureArgs) ([]PaneText, error) {
+	panes, err := s.Panes(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PaneText, 0, len(panes))
+	for len(panes) > 0 {
+		cmds := make([]controlmode.Command, len(panes))
+		for i, p := range panes {
+			cmds[i] = a.command(p.ID)
+		}
+		rs, err := s.exec(ctx, cmds...)
+		n := 0
+		for ; n < len(rs) && rs[n].Err == nil; n++ {
+			out = append(out, PaneText{Pane: panes[n], Lines: trimBlankTail(rs[n].Lines)})
+		}
+		if err == nil {
+			break
+		}
+		if !IsNotFound(err) || n >= len(panes) {
+			return nil, err
+		}
+		// tmux dropped the rest of the line after the pane that closed.
+		panes = panes[n+1:]
+	}
+	return out, nil
+}
+
+// PaneAt returns the pane ref names (with fallback, the default pane when
+// ref is zero), read fresh in one round trip.
+func (s *Server) PaneAt(ctx context.Context, ref PaneRef, fallback bool) (Pane, error) {
+	t, err := s.readTarget(ctx, ref, fallback)
+	if err != nil {
+		return Pane{}, err
+	}
+	rs, err := s.exec(ctx, s.paneInfoCommand(t))
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneOf(rs[0], t)
+}
+
+// DisplayMessage expands format against the pane ref names (with
+// fallback, the default pane when ref is zero) and returns that pane's id
+// and the expansion's lines. The caller vets format: tmux runs #(...) jobs
+// and re-expands #{E:...} values.
+func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool, format string) (paneID string, lines []string, err error) {
+	t, err := s.readTarget(ctx, ref, fallback)
+	if err != nil {
+		return "", nil, err
+	}
+	rs, err := s.exec(ctx, paneIDCommand(t),
+		controlmode.NewCommand("display-message", "-p", "-t", t).Text(format))
+	if err != nil {
+		return "", nil, err
+	}
+	if paneID, err = paneIDOf(rs[0], t); err != nil {
+		return "", nil, err
+	}
+	return paneID, rs[1].Lines, nil
+}
+
+// WindowPanes returns the panes of the window w names (with fallback, the
+// first session's current window when w names no session), read fresh.
+func (s *Server) WindowPanes(ctx context.Context, w WindowRef, fallback bool) ([]Pane, error) {
+	t, err := s.windowTarget(ctx, w, fallback)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", "-t", t, "-F", s.fmts.panes.format))
+	if err != nil {
+		return nil, err
+	}
+	ps, _ := s.fmts.panes.parse(rs[0].Lines)
+	return ps, nil
+}

@@ -1,0 +1,474 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Operations on panes: input, layout, modes and lifecycle. Each is one
+// round trip: the action and the read-back of its result share a line.
+// Operations that send input first print the target's pane id on the same
+// line, so a missing target fails before anything is sent and the caller
+// learns which pane a window or session target meant.
+
+// SendKeysArgs are the arguments of [Server.SendKeys].
+type SendKeysArgs struct {
+	Keys string
+	// Enter presses Enter after the keys, as a key of its own.
+	Enter bool
+	// Literal sends Keys as text (send-keys -l). Otherwise Keys is one
+	// argument: a key name such as C-c if it is one, else text.
+	Literal bool
+	// SuppressHistory prefixes a space, which shells configured with
+	// HISTCONTROL=ignorespace leave out of their history.
+	SuppressHistory bool
+}
+
+// commands returns the send-keys commands for target.
+func (a SendKeysArgs) commands(target string) []controlmode.Command {
+	keys := a.Keys
+	if a.SuppressHistory {
+		keys = " " + keys
+	}
+	var cmds []controlmode.Command
+	if keys != "" {
+		flags := []string{"-t", target}
+		if a.Literal {
+			flags = append(flags, "-l")
+		}
+		cmds = append(cmds, controlmode.NewCommand("send-keys", flags...).Text(keys))
+	}
+	if a.Enter {
+		cmds = append(cmds, controlmode.NewCommand("send-keys", "-t", target, "Enter"))
+	}
+	return cmds
+}
+
+// SendKeys sends keys to the pane ref names and returns its id.
+func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return "", err
+	}
+	rs, err := s.exec(ctx, append([]controlmode.Command{paneIDCommand(t)}, a.commands(t)...)...)
+	if err != nil {
+		return "", err
+	}
+	return paneIDOf(rs[0], t)
+}
+
+// SendKeysOp is one input of [Server.SendKeysBatch].
+type SendKeysOp struct {
+	Ref PaneRef
+	SendKeysArgs
+}
+
+// SendKeysOutcome is what became of one [SendKeysOp].
+type SendKeysOutcome struct {
+	PaneID  string        // the pane the keys went to, when known
+	Err     error         // nil on success
+	Elapsed time.Duration // the round trip of the line that carried the op; 0 if none did
+}
+
+// batchLineBytes caps the commands packed onto one line by SendKeysBatch.
+const batchLineBytes = 1 << 20
+
+// SendKeysBatch sends ops in order, packing as many as fit onto each line,
+// and returns one outcome per op tried. With stopOnError it stops at the
+// first failure and returns its index as stopped; otherwise stopped is -1
+// and every op is tried. tmux drops the rest of a line after a failure, so
+// the ops after a failed one are sent again on a new line.
+func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnError bool) (outs []SendKeysOutcome, stopped int) {
+	outs = make([]SendKeysOutcome, 0, len(ops))
+	fail := func(err error) bool {
+		outs = append(outs, SendKeysOutcome{Err: err})
+		return stopOnError
+	}
+	for i := 0; i < len(ops); {
+		if _, err := inputTarget(ops[i].Ref); err != nil {
+			if fail(err) {
+				return outs, i
+			}
+			i++
+			continue
+		}
+		// A run of ops with targets, up to the line cap.
+		var cmds []controlmode.Command
+		var firsts []int // index in cmds of each op's paneIDCommand
+		var targets []string
+		size := 0
+		j := i
+		for ; j < len(ops); j++ {
+			tj, err := inputTarget(ops[j].Ref)
+			if err != nil {
+				break
+			}
+			add := append([]controlmode.Command{paneIDCommand(tj)}, ops[j].commands(tj)...)
+			n := 0
+			for _, c := range add {
+				n += len(c.String()) + 3
+			}
+			if j > i && size+n > batchLineBytes {
+				break
+			}
+			size += n
+			firsts = append(firsts, len(cmds))
+			targets = append(targets, tj)
+			cmds = append(cmds, add...)
+		}
+		start := time.Now()
+		rs, err := s.exec(ctx, cmds...)
+		elapsed := time.Since(start)
+		if err != nil && len(rs) != len(cmds) {
+			// Nothing is known of this line (a lost connection, a
+			// cancelled call): every op on it failed.
+			for k := i; k < j; k++ {
+				if fail(err) {
+					return outs, k
+				}
+			}
+			i = j
+			continue
+		}
+		next := j
+		for k := range firsts {
+			end := len(cmds)
+			if k+1 < len(firsts) {
+				end = firsts[k+1]
+			}
+			var opErr error
+			for _, r := range rs[firsts[k]:end] {
+				if r.Err != nil {
+					opErr = r.Err
+					break
+				}
+			}
+			if opErr != nil {
+				// The failed op; the ops after it on the line never ran.
+				out := SendKeysOutcome{Err: fromExec(opErr), Elapsed: elapsed}
+				if id, err := paneIDOf(rs[firsts[k]], targets[k]); err == nil {
+					out.PaneID = id
+				}
+				outs = append(outs, out)
+				if stopOnError {
+					return outs, i + k
+				}
+				next = i + k + 1
+				break
+			}
+			id, _ := paneIDOf(rs[firsts[k]], targets[k])
+			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
+		}
+		i = next
+	}
+	return outs, -1
+}
+
+// bufferName returns a fresh name for a buffer this process makes and
+// deletes, namespaced so it never touches the user's buffers.
+func bufferName() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // never fails
+	return "tmux_mcp_" + hex.EncodeToString(b) + "_paste"
+}
+
+// PasteText pastes text into the pane ref names through a buffer of its
+// own, made and deleted on the same line, and returns the pane's id.
+// Bracket asks for bracketed paste (-p), which tmux uses only when the
+// pane's program has turned it on. Line feeds become carriage returns, as
+// when a person pastes.
+func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracket bool) (string, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return "", err
+	}
+	cmds := []controlmode.Command{paneIDCommand(t)}
+	name := bufferName()
+	if text != "" { // set-buffer makes no buffer for empty text
+		paste := []string{"-d", "-b", name, "-t", t}
+		if bracket {
+			paste = append(paste, "-p")
+		}
+		cmds = append(cmds,
+			controlmode.NewCommand("set-buffer", "-b", name).Text(text),
+			controlmode.NewCommand("paste-buffer", paste...))
+	}
+	rs, err := s.exec(ctx, cmds...)
+	if err != nil {
+		if len(rs) == 3 && rs[1].Err == nil && rs[2].Err != nil {
+			// The buffer was made but not pasted. Best effort.
+			_, _ = s.exec(context.WithoutCancel(ctx), controlmode.NewCommand("delete-buffer", "-b", name))
+		}
+		return "", err
+	}
+	return paneIDOf(rs[0], t)
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// PipePane starts piping the output of the pane ref names into the file
+// at path (appending, or truncating it first), replacing any pipe the pane
+// had; an empty path stops the pipe. It returns the pane's id. A relative
+// path is taken from this process's directory.
+func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendTo bool) (string, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return "", err
+	}
+	pipe := controlmode.NewCommand("pipe-pane", "-t", t)
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", errorf(CodeInvalidArguments, false, "output_path: %v", err)
+		}
+		redirect := " > "
+		if appendTo {
+			redirect = " >> "
+		}
+		// tmux expands formats and strftime sequences in the command.
+		cmd := "cat" + redirect + shellQuote(abs)
+		cmd = strings.NewReplacer("#", "##", "%", "%%").Replace(cmd)
+		pipe = pipe.Text(cmd)
+	}
+	rs, err := s.exec(ctx, paneIDCommand(t), pipe)
+	if err != nil {
+		return "", err
+	}
+	return paneIDOf(rs[0], t)
+}
+
+// SelectPane makes the pane named by ref active in its window and returns
+// it.
+func (s *Server) SelectPane(ctx context.Context, ref PaneRef) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneAction(ctx, t, controlmode.NewCommand("select-pane", "-t", t))
+}
+
+// Directions of [Server.SelectPaneDirection].
+const (
+	DirUp       = "up"
+	DirDown     = "down"
+	DirLeft     = "left"
+	DirRight    = "right"
+	DirLast     = "last"
+	DirNext     = "next"
+	DirPrevious = "previous"
+)
+
+var directionFlags = map[string]string{DirUp: "-U", DirDown: "-D", DirLeft: "-L", DirRight: "-R", DirLast: "-l"}
+
+// SelectPaneDirection moves the active pane of the window w names in
+// direction (one of the Dir constants) and returns the pane now active.
+// next and previous follow pane index order, wrapping; they are computed
+// from a listing, since tmux's relative targets (".+") resolve against the
+// control client's own window in some versions.
+func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction string) (Pane, error) {
+	wt, err := s.windowTarget(ctx, w, false)
+	if err != nil {
+		return Pane{}, err
+	}
+	if flag, ok := directionFlags[direction]; ok {
+		rs, err := s.exec(ctx, controlmode.NewCommand("select-pane", flag, "-t", wt), s.paneInfoCommand(wt))
+		if err != nil {
+			return Pane{}, err
+		}
+		return s.paneOf(rs[1], wt)
+	}
+	if direction != DirNext && direction != DirPrevious {
+		return Pane{}, errorf(CodeInvalidArguments, false, "unknown direction %q", direction)
+	}
+	panes, err := s.WindowPanes(ctx, w, false)
+	if err != nil {
+		return Pane{}, err
+	}
+	if len(panes) == 0 {
+		return Pane{}, errorf(CodeNotFound, true, "window %s has no panes", wt)
+	}
+	cur := 0
+	for i, p := range panes {
+		if p.Active {
+			cur = i
+		}
+	}
+	step := 1
+	if direction == DirPrevious {
+		step = len(panes) - 1
+	}
+	id := panes[(cur+step)%len(panes)].ID
+	return s.paneAction(ctx, id, controlmode.NewCommand("select-pane", "-t", id))
+}
+
+// paneAction runs cmds and reads back the pane target names, on one line.
+func (s *Server) paneAction(ctx context.Context, target string, cmds ...controlmode.Command) (Pane, error) {
+	rs, err := s.exec(ctx, append(cmds, s.paneInfoCommand(target))...)
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneOf(rs[len(rs)-1], target)
+}
+
+// SwapPane swaps the panes src and dst (targets, normally pane ids) and
+// returns src, now in dst's place.
+func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
+	if src == "" || dst == "" {
+		return Pane{}, errorf(CodeTargetRequired, false, "swap_pane needs both source_pane_id and target_pane_id")
+	}
+	rs, err := s.change(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneOf(rs[1], src)
+}
+
+// ResizePane sets the width and height (0 leaves one as it is) of the
+// pane ref names and returns it.
+func (s *Server) ResizePane(ctx context.Context, ref PaneRef, width, height int) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	args := []string{"-t", t}
+	if width > 0 {
+		args = append(args, "-x", strconv.Itoa(width))
+	}
+	if height > 0 {
+		args = append(args, "-y", strconv.Itoa(height))
+	}
+	if width <= 0 && height <= 0 {
+		return s.paneAction(ctx, t)
+	}
+	return s.paneAction(ctx, t, controlmode.NewCommand("resize-pane", args...))
+}
+
+// ZoomPane zooms (zoom true) or unzooms the window of the pane ref names
+// onto that pane, and returns the pane. It is idempotent: tmux's -Z
+// toggles, so the window's state is read first.
+func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id} #{window_zoomed_flag}"))
+	if err != nil {
+		return Pane{}, err
+	}
+	id, flag, ok := strings.Cut(strings.Join(rs[0].Lines, ""), " ")
+	if !ok || !strings.HasPrefix(id, "%") {
+		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
+	}
+	if (flag == "1") == zoom {
+		return s.paneAction(ctx, id)
+	}
+	return s.paneAction(ctx, id, controlmode.NewCommand("resize-pane", "-Z", "-t", id))
+}
+
+// formatText escapes text for an argument tmux expands as a format.
+func formatText(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// SetPaneTitle sets the title of the pane ref names and returns it. The
+// title is taken literally: tmux would expand formats in it.
+func (s *Server) SetPaneTitle(ctx context.Context, ref PaneRef, title string) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneAction(ctx, t, controlmode.NewCommand("select-pane", "-t", t, "-T", formatText(title)))
+}
+
+// ClearPane resets the terminal of the pane ref names (send-keys -R, which
+// clears the screen) and clears its history, on one line. It returns the
+// pane's id.
+func (s *Server) ClearPane(ctx context.Context, ref PaneRef) (string, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return "", err
+	}
+	rs, err := s.exec(ctx, paneIDCommand(t),
+		controlmode.NewCommand("send-keys", "-R", "-t", t),
+		controlmode.NewCommand("clear-history", "-t", t))
+	if err != nil {
+		return "", err
+	}
+	return paneIDOf(rs[0], t)
+}
+
+// EnterCopyMode puts the pane ref names in copy mode, scrolled up by
+// scrollUp lines, and returns it.
+func (s *Server) EnterCopyMode(ctx context.Context, ref PaneRef, scrollUp int) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	cmds := []controlmode.Command{controlmode.NewCommand("copy-mode", "-t", t)}
+	if scrollUp > 0 {
+		cmds = append(cmds, controlmode.NewCommand("send-keys", "-t", t, "-X", "-N", strconv.Itoa(scrollUp), "scroll-up"))
+	}
+	return s.paneAction(ctx, t, cmds...)
+}
+
+// ExitCopyMode takes the pane ref names out of copy mode (and any other
+// mode) and returns it. A pane in no mode is left as it is.
+func (s *Server) ExitCopyMode(ctx context.Context, ref PaneRef) (Pane, error) {
+	t, err := inputTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneAction(ctx, t, controlmode.NewCommand("copy-mode", "-q", "-t", t))
+}
+
+// RespawnArgs are the arguments of [Server.RespawnPane].
+type RespawnArgs struct {
+	Kill  bool   // kill the running process first (-k)
+	Shell string // the command to run; "" runs the pane's original command
+	SpawnArgs
+}
+
+// RespawnPane restarts the process of pane (a target, normally a pane id)
+// and returns the pane. The caller checks self-protection first.
+func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (Pane, error) {
+	if pane == "" {
+		return Pane{}, errorf(CodeTargetRequired, false, "respawn_pane needs a pane_id")
+	}
+	spawn, err := a.SpawnArgs.args()
+	if err != nil {
+		return Pane{}, err
+	}
+	for i := 0; i+1 < len(spawn); i += 2 {
+		if spawn[i] == "-c" { // tmux expands formats in the directory
+			spawn[i+1] = formatText(spawn[i+1])
+		}
+	}
+	args := []string{"-t", pane}
+	if a.Kill {
+		args = append(args, "-k")
+	}
+	cmd := controlmode.NewCommand("respawn-pane", append(args, spawn...)...)
+	if a.Shell != "" {
+		cmd = cmd.Text(a.Shell)
+	}
+	return s.paneAction(ctx, pane, cmd)
+}
+
+// KillPane kills pane (a target, normally a pane id). The caller checks
+// self-protection first. Killing a window's last pane closes the window,
+// and a session's last window the session.
+func (s *Server) KillPane(ctx context.Context, pane string) error {
+	if pane == "" {
+		return errorf(CodeTargetRequired, false, "kill_pane needs a pane_id")
+	}
+	_, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane))
+	return err
+}
