@@ -123,6 +123,20 @@ func TestCapturePane(t *testing.T) {
 		t.Run("missing session", func(t *testing.T) {
 			wantCode(t, env.fail(t, "capture_pane", map[string]any{"session_name": "nope"}), CodeNotFound)
 		})
+		// Last: it scrolls the screen.
+		t.Run("history", func(t *testing.T) {
+			var more []string
+			for i := range 15 {
+				more = append(more, "h"+strconv.Itoa(i))
+			}
+			paneTestShow(t, env, pane, more...)
+			var out Message
+			env.ok(t, "capture_pane", map[string]any{"pane_id": pane, "start": -3, "end": -1}, &out)
+			want := env.fx.Tmux(t, "capture-pane", "-p", "-t", pane, "-S", "-3", "-E", "-1")
+			if out.Result != want || strings.Count(out.Result, "\n") != 2 {
+				t.Fatalf("got %q, want %q", out.Result, want)
+			}
+		})
 	})
 }
 
