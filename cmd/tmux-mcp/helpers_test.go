@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,11 +293,101 @@ type response struct {
 	} `json:"error"`
 }
 
-func parseResponse(t *testing.T, line string) response {
+func parseResponse(t testing.TB, line string) response {
 	t.Helper()
 	var r response
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		t.Fatalf("stdout line %q: %v", line, err)
 	}
 	return r
+}
+
+// rawServer is tmux-mcp on plain pipes, for what a client library would
+// not send.
+type rawServer struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string // stdout, line by line; closed at EOF
+	stderr *syncBuffer
+}
+
+func startRaw(t testing.TB, fx *fixtures.Server, args ...string) *rawServer {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"--socket", fx.Socket}, args...)...)
+	cmd.Env = childEnv(fx)
+	r := &rawServer{cmd: cmd, lines: make(chan string, 100), stderr: &syncBuffer{}}
+	cmd.Stderr = r.stderr
+	var err error
+	if r.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(r.lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			r.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // no-op once it has exited
+		_ = cmd.Wait()
+	})
+	return r
+}
+
+func (r *rawServer) send(t testing.TB, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(r.stdin, l+"\n"); err != nil {
+			t.Fatalf("writing %q: %v", l, err)
+		}
+	}
+}
+
+// next returns the next stdout line, failing the test after d.
+func (r *rawServer) next(t testing.TB, d time.Duration) string {
+	t.Helper()
+	select {
+	case l, ok := <-r.lines:
+		if !ok {
+			t.Fatalf("stdout closed\nstderr:\n%s", r.stderr)
+		}
+		return l
+	case <-time.After(d):
+		t.Fatalf("no output within %v\nstderr:\n%s", d, r.stderr)
+	}
+	return ""
+}
+
+// wait waits for the process to exit and returns its exit code and every
+// line it still printed.
+func (r *rawServer) wait(t testing.TB, d time.Duration) (int, []string) {
+	t.Helper()
+	var rest []string
+	deadline := time.After(d)
+	for {
+		select {
+		case l, ok := <-r.lines:
+			if ok {
+				rest = append(rest, l)
+				continue
+			}
+			err := r.cmd.Wait()
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			return r.cmd.ProcessState.ExitCode(), rest
+		case <-deadline:
+			t.Fatalf("did not exit within %v\nstderr:\n%s", d, r.stderr)
+		}
+	}
 }

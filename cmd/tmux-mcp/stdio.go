@@ -183,19 +183,26 @@ func (s *stdio) check(line []byte) []byte {
 	if len(trimmed) == 0 {
 		return nil // blank lines are not messages
 	}
+	// One JSON value per line: the SDK's decoder would end the session on
+	// anything after it (the SDK's own DecodeMessage does not check that).
 	if !json.Valid(trimmed) {
-		s.reject(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the line is not JSON")
+		s.reject(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
 		return nil
 	}
-	if trimmed[0] == '[' {
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	switch {
+	case err == nil && trimmed[0] == '{':
+	case trimmed[0] == '[':
 		// Batches are gone since 2025-06-18, and the SDK ends the session
 		// on one it refuses.
 		s.reject(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported")
 		return nil
-	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
-	if err != nil {
-		s.reject(idOf(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	default:
+		msg := "invalid request: not a JSON-RPC 2.0 message"
+		if err != nil {
+			msg = "invalid request: " + err.Error()
+		}
+		s.reject(idOf(trimmed), jsonrpc.CodeInvalidRequest, msg)
 		return nil
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
@@ -256,12 +263,55 @@ func (s *stdio) write(p []byte) (int, error) {
 	s.writeMu.Lock()
 	n, err := s.out.Write(p)
 	s.writeMu.Unlock()
-	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
-		if resp, ok := msg.(*jsonrpc.Response); ok {
-			s.answered(resp.ID)
-		}
+	if id, ok := responseID(p); ok {
+		s.answered(id)
 	}
 	return n, err
+}
+
+// responseID returns the id of the response encoded in b. It reads only as
+// far as it must: the SDK writes "id" before "method", "result" and
+// "error", so the first of those three keys decides. ok is false for
+// requests and notifications.
+func responseID(b []byte) (id jsonrpc.ID, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return id, false
+	}
+	var raw any
+	haveID := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return id, false
+		}
+		switch t {
+		case "id":
+			if dec.Decode(&raw) != nil {
+				return id, false
+			}
+			haveID = true
+			continue
+		case "method":
+			return id, false
+		case "result", "error":
+			if !haveID {
+				// Not the SDK's field order: decode it all.
+				msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(b))
+				if resp, isResp := msg.(*jsonrpc.Response); err == nil && isResp {
+					return resp.ID, true
+				}
+				return id, false
+			}
+			id, err := jsonrpc.MakeID(raw)
+			return id, err == nil
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return id, false
+		}
+	}
+	return id, false
 }
 
 func (s *stdio) track(id jsonrpc.ID) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -190,4 +191,60 @@ func TestStdioReadError(t *testing.T) {
 	if _, err := st.read(make([]byte, 10)); !errors.Is(err, io.EOF) {
 		t.Fatalf("read after a stdin error: got %v, want io.EOF", err)
 	}
+}
+
+func TestResponseID(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		id   any // nil: not a response
+		resp bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, int64(1), true},
+		{`{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"x"}}` + "\n", "a", true},
+		{`{"jsonrpc":"2.0","result":{"x":[1,2]},"id":7}`, int64(7), true}, // another field order
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil, false},
+		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`, nil, false},
+		{`not json`, nil, false},
+		{`[]`, nil, false},
+	} {
+		id, ok := responseID([]byte(tc.in))
+		if ok != tc.resp || (ok && id.Raw() != tc.id) {
+			t.Errorf("%s: got %v %v, want %v %v", tc.in, id.Raw(), ok, tc.id, tc.resp)
+		}
+	}
+}
+
+// FuzzCheck checks that every line check lets through is one the SDK's
+// stdio reader takes without ending the session: one JSON value framed by
+// encoding/json, nothing after it, that decodes as a JSON-RPC message.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{
+		initialize, initialized, `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, "[]", "42", "null",
+		`{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, `{"jsonrpc":"2.0","id":1}`, " \t{}\r",
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}`,
+	} {
+		f.Add(s)
+	}
+	st := newStdio(strings.NewReader(""), io.Discard, slog.New(slog.DiscardHandler))
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsAny(line, "\n") {
+			return
+		}
+		out := st.check([]byte(line))
+		if out == nil {
+			return
+		}
+		dec := json.NewDecoder(strings.NewReader(string(out)))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatalf("%q passed check, but the SDK's framing fails: %v", line, err)
+		}
+		var tr [1]byte
+		if n, _ := dec.Buffered().Read(tr[:]); n > 0 && tr[0] != '\n' && tr[0] != '\r' {
+			t.Fatalf("%q passed check with trailing data", line)
+		}
+		if _, err := jsonrpc.DecodeMessage(raw); err != nil {
+			t.Fatalf("%q passed check, but does not decode: %v", line, err)
+		}
+	})
 }
