@@ -2,6 +2,10 @@ package session
 
 import (
 	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -40,6 +44,37 @@ func (s Socket) String() string {
 		return s.Name
 	}
 	return "default"
+}
+
+// File returns the path of the socket file, as tmux computes it: the path
+// itself, or the name in ${TMUX_TMPDIR:-/tmp}/tmux-UID/.
+func (s Socket) File() string {
+	if s.Path != "" {
+		return s.Path
+	}
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	name := s.Name
+	if name == "" {
+		name = "default"
+	}
+	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), name)
+}
+
+// listening reports whether a server accepts connections on the socket.
+// It asks the socket itself: running a tmux client to find out would start
+// a server (attach-session starts one to report "no sessions"), and that
+// server, exiting at once, can take down a server another client is
+// starting on the same socket.
+func (s Socket) listening() bool {
+	c, err := net.DialTimeout("unix", s.File(), time.Second)
+	if err != nil {
+		return false
+	}
+	_ = c.Close() // Best effort: only the connect mattered.
+	return true
 }
 
 // args returns the tmux flags that select the socket.

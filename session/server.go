@@ -215,6 +215,9 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	targets := s.owned.list(s.gen)
 	s.mu.Unlock()
+	if !s.sock.listening() {
+		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
+	}
 	var ref *clientRef
 	var err error
 	for _, t := range append(targets, "") {
@@ -313,6 +316,13 @@ func (s *Server) watch(c *controlmode.Conn) {
 	}
 	s.mu.Unlock()
 	s.streams.sourceEnded(src)
+	var ee *controlmode.ExitError
+	if errors.As(c.Err(), &ee) && ee.Reason == "server exited unexpectedly" {
+		// The server is gone. Probing for a new one now could attach to a
+		// server still starting and, seeing no session, make it exit: the
+		// next call connects instead.
+		return
+	}
 	s.reconnect()
 }
 
@@ -389,8 +399,7 @@ func (s *Server) resyncLoop() {
 // Concurrent callers share a resync.
 func (s *Server) sync(ctx context.Context) error {
 	for range 3 {
-		need, epoch := s.model.needsSync()
-		if !need {
+		if need, _ := s.model.needsSync(); !need {
 			return nil
 		}
 		_, err, _ := s.group.Do("sync", func() (any, error) {
@@ -412,10 +421,11 @@ func (s *Server) sync(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if need2, e2 := s.model.needsSync(); !need2 || e2 == epoch {
-			return nil
-		}
+		// A resync already under way when this call came may predate the
+		// change this call must see: go round until one covers it.
 	}
+	// Still changing after three: answer with the newest picture rather
+	// than chase a server in constant churn.
 	return nil
 }
 
@@ -427,11 +437,11 @@ func (s *Server) installSync(epoch uint64, gen string, rs []controlmode.Reply) {
 	for i := range sessions {
 		sessions[i].Generation = gen
 	}
-	s.model.replace(epoch, sessions, windows, panes)
 	live := make(map[string]bool, len(panes))
 	for _, p := range panes {
 		live[p.ID] = true
 	}
+	s.model.replace(epoch, sessions, windows, panes) // the model owns the slices from here
 	s.streams.retain(live)
 }
 
