@@ -23,11 +23,11 @@ type lineReader struct {
 type escState int
 
 const (
-	stText escState = iota
-	stEsc           // after ESC
-	stCSI           // after ESC [
-	stString        // inside OSC, DCS, APC, PM or SOS, until BEL or ST
-	stStringEsc     // ESC inside a string: ST is ESC \
+	stText      escState = iota
+	stEsc                // after ESC
+	stCSI                // after ESC [
+	stString             // inside OSC, DCS, APC, PM or SOS, until BEL or ST
+	stStringEsc          // ESC inside a string: ST is ESC \
 )
 
 // write consumes b.
