@@ -16,28 +16,11 @@ import (
 // or "%exit". The control-mode engine closes a reply only on the guard
 // that matches its %begin, so such lines arrive here as text.
 
-// refTarget returns the tmux target-pane string for ref, "" for the zero
-// ref. A session name is written "=name:" — exact name, current window —
-// because a bare "=name" is looked up as a window of the control client's
-// own session first.
-func refTarget(ref PaneRef) string {
-	switch {
-	case ref.PaneID != "":
-		return ref.PaneID
-	case ref.WindowID != "":
-		return ref.WindowID
-	case ref.SessionID != "":
-		return ref.SessionID
-	case ref.SessionName != "":
-		return "=" + ref.SessionName + ":"
-	}
-	return ""
-}
 
 // readTarget returns the target a read addresses: ref's, or with fallback
 // and a zero ref, the id of the default pane (see [Server.ResolvePane]).
 func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
-	if t := refTarget(ref); t != "" {
+	if t := ref.target(); t != "" {
 		return t, nil
 	}
 	return s.ResolvePane(ctx, ref, fallback)
@@ -46,7 +29,7 @@ func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (st
 // inputTarget returns the target of an operation that writes to a pane:
 // never a default.
 func inputTarget(ref PaneRef) (string, error) {
-	if t := refTarget(ref); t != "" {
+	if t := ref.target(); t != "" {
 		return t, nil
 	}
 	return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")

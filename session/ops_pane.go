@@ -446,11 +446,6 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if err != nil {
 		return Pane{}, err
 	}
-	for i := 0; i+1 < len(spawn); i += 2 {
-		if spawn[i] == "-c" { // tmux expands formats in the directory
-			spawn[i+1] = formatText(spawn[i+1])
-		}
-	}
 	args := []string{"-t", pane}
 	if a.Kill {
 		args = append(args, "-k")

@@ -77,7 +77,8 @@ func (a SpawnArgs) args() ([]string, error) {
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 			return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory", a.StartDirectory)
 		}
-		out = append(out, "-c", abs)
+		// tmux expands formats in -c; a directory holds none.
+		out = append(out, "-c", strings.ReplaceAll(abs, "#", "##"))
 	}
 	env := make(map[string]string, len(a.Environment)+len(historyOff))
 	for k, v := range a.Environment {

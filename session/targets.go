@@ -30,8 +30,10 @@ func (ref PaneRef) target() string {
 	case ref.SessionID != "":
 		return ref.SessionID
 	case ref.SessionName != "":
-		// "=" asks tmux for an exact name, never a prefix or pattern.
-		return "=" + ref.SessionName
+		// "=" asks for the exact name, never a prefix or pattern; the ":"
+		// makes it a session, since a bare "=name" is first looked up as a
+		// window of the control client's own session.
+		return "=" + ref.SessionName + ":"
 	}
 	return ""
 }
