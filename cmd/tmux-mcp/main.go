@@ -109,6 +109,14 @@ func serve(server *sdk.Server, manager *session.Manager, cfg *config, stdin io.R
 	st := newStdio(stdin, stdout, logger)
 	server.AddReceivingMiddleware(st.middleware)
 
+	// A client that stops reading must not kill the process with SIGPIPE
+	// (Go's default for fd 1) before --teardown-on-exit runs: with SIGPIPE
+	// notified, the write fails with EPIPE instead. Unlike ignoring it,
+	// this is not inherited by the tmux processes started from here.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+
 	// The first SIGTERM or SIGINT cancels the calls in flight and ends the
 	// session; a second one kills the process the default way.
 	sigs := make(chan os.Signal, 1)
