@@ -16,7 +16,6 @@ import (
 // or "%exit". The control-mode engine closes a reply only on the guard
 // that matches its %begin, so such lines arrive here as text.
 
-
 // readTarget returns the target a read addresses: ref's, or with fallback
 // and a zero ref, the id of the default pane (see [Server.ResolvePane]).
 func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
