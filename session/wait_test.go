@@ -137,3 +137,81 @@ func isCode(err error, code string) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Code == code
 }
+
+func TestCaptureSince(t *testing.T) {
+	s, pane := shellSession(t, "sh")
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	r, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
+	if err != nil || r.LinesMissed || !strings.HasPrefix(r.Cursor, cursorPrefix) {
+		t.Fatalf("start: got %+v %v", r, err)
+	}
+	cursor := r.Cursor
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "seq 3000", Timeout: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = s.CaptureSince(ctx, SinceArgs{Cursor: cursor})
+	if err != nil || r.LinesMissed {
+		t.Fatalf("since: got %v, %v", r.LinesMissed, err)
+	}
+	// Everything after the cursor, exactly once: the typed line's echo,
+	// 3,000 lines of output, the end marker and the next prompt's line.
+	joined := strings.Join(r.Lines, "\n")
+	for _, want := range []string{"\n1\n2\n", "\n2999\n3000\n"} {
+		if !strings.Contains(joined, want) {
+			t.Fatalf("missing %q in %d lines", want, len(r.Lines))
+		}
+	}
+	if strings.Count(joined, "\n1500\n") != 1 {
+		t.Fatal("a line came twice or not at all")
+	}
+	// Nothing new: nothing returned, the cursor stays.
+	r2, err := s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
+	if err != nil || len(r2.Lines) != 0 || r2.Cursor != r.Cursor {
+		t.Fatalf("idle: got %+v %v", r2, err)
+	}
+	// Limits keep the newest lines.
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "seq 100", Timeout: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	r3, err := s.CaptureSince(ctx, SinceArgs{Cursor: r2.Cursor, MaxLines: 10})
+	if err != nil || len(r3.Lines) != 10 || !r3.Truncated || r3.TruncatedLines == 0 {
+		t.Fatalf("max_lines: got %+v %v", r3, err)
+	}
+	// A cursor from before a server restart reports the gap.
+	if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0"}); err != nil {
+		t.Fatal(err)
+	} else if r4, _ := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0"}); !r4.LinesMissed {
+		t.Fatal("a cursor of another generation did not report lines_missed")
+	}
+	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4"} {
+		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isCode(err, CodeInvalidArguments) {
+			t.Errorf("cursor %q: got %v", bad, err)
+		}
+	}
+}
+
+func TestChannels(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "main")
+	if err := s.WaitForChannel(ctx, "never", 50*time.Millisecond); !isCode(err, CodeDeadline) {
+		t.Fatalf("timeout: got %v", err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- s.WaitForChannel(ctx, "go", 20*time.Second) }()
+	// The shared channel keeps answering while a wait is under way.
+	for range 20 {
+		if _, err := s.Sessions(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Signal until the waiter has taken it: a signal before the wait starts
+	// is kept by tmux for the next waiter, so one is enough.
+	if err := s.SignalChannel(ctx, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+}

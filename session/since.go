@@ -1,0 +1,168 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// cursorPrefix starts every capture_since cursor; the version lets the
+// format change without misreading old cursors.
+const cursorPrefix = "capture-since-v1:"
+
+// SinceArgs are the arguments of [Server.CaptureSince].
+type SinceArgs struct {
+	Pane     PaneRef
+	Cursor   string // from the previous call; empty to start
+	MaxLines int    // 0 keeps every line
+	MaxBytes int    // 0 keeps every byte
+}
+
+// SinceResult is what [Server.CaptureSince] returns.
+type SinceResult struct {
+	PaneID string
+	Cursor string
+	Lines  []string
+	// LinesMissed reports that output after the cursor is no longer kept
+	// (or that tmux discarded some); Lines then starts with the screen.
+	LinesMissed    bool
+	Truncated      bool
+	TruncatedLines int
+	TruncatedBytes int
+	Elapsed        time.Duration
+}
+
+// CaptureSince returns the lines a pane printed since cursor, from its
+// output stream, and a cursor for the next call. Without a cursor it
+// returns the visible screen and starts following the pane. Only complete
+// lines are returned; a line still being written comes with the next call.
+func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
+	start := time.Now()
+	var pane, gen string
+	var offset int64 = -1
+	if a.Cursor != "" {
+		var err error
+		if pane, gen, offset, err = parseCursor(a.Cursor); err != nil {
+			return SinceResult{}, err
+		}
+		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
+			return SinceResult{}, errorf(CodeInvalidArguments, false, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
+		}
+	} else {
+		var err error
+		if pane, err = s.ResolvePane(ctx, a.Pane, true); err != nil {
+			return SinceResult{}, err
+		}
+	}
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return SinceResult{}, err
+	}
+	// The watcher stays attached for WatcherIdle after this call, so the
+	// next call a little later still finds everything.
+	defer release()
+
+	res := SinceResult{PaneID: pane}
+	missed := offset < 0 || gen != s.Generation()
+	var lines []string
+	var next int64
+	if !missed {
+		r := st.read(offset)
+		missed = r.missed > 0 || r.paused
+		if !missed {
+			// Only complete lines: the cursor stops after the last newline.
+			end := strings.LastIndexByte(string(r.data), '\n') + 1
+			var text lineReader
+			text.write(r.data[:end])
+			lines, next = text.take(), offset+int64(end)
+		}
+	}
+	if missed {
+		// No cursor, or what followed it is gone: the screen stands in.
+		cur, _ := st.position()
+		rs, err := s.exec(ctx, controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
+		if err != nil {
+			return SinceResult{}, err
+		}
+		lines, next = trimBlankTail(rs[0].Lines), cur
+		res.LinesMissed = offset >= 0
+	}
+	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
+	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func parseCursor(c string) (pane, gen string, offset int64, err error) {
+	rest, ok := strings.CutPrefix(c, cursorPrefix)
+	// The generation holds one ':' ("pid:start_time").
+	f := strings.Split(rest, ":")
+	if !ok || len(f) != 4 || !strings.HasPrefix(f[2], "%") {
+		return "", "", 0, errorf(CodeInvalidArguments, false, "not a capture_since cursor: %q", c)
+	}
+	offset, perr := strconv.ParseInt(f[3], 10, 64)
+	if perr != nil || offset < 0 {
+		return "", "", 0, errorf(CodeInvalidArguments, false, "not a capture_since cursor: %q", c)
+	}
+	return f[2], f[0] + ":" + f[1], offset, nil
+}
+
+// limitLines keeps the newest lines within maxLines and maxBytes (0: no
+// limit) and says what it dropped.
+func limitLines(lines []string, maxLines, maxBytes int) (kept []string, truncated bool, droppedLines, droppedBytes int) {
+	kept = lines
+	if maxLines > 0 && len(kept) > maxLines {
+		for _, l := range kept[:len(kept)-maxLines] {
+			droppedBytes += len(l) + 1
+		}
+		droppedLines += len(kept) - maxLines
+		kept = kept[len(kept)-maxLines:]
+	}
+	if maxBytes > 0 {
+		size, i := 0, len(kept)
+		for i > 0 && size+len(kept[i-1])+1 <= maxBytes {
+			size += len(kept[i-1]) + 1
+			i--
+		}
+		for _, l := range kept[:i] {
+			droppedBytes += len(l) + 1
+		}
+		droppedLines += i
+		kept = kept[i:]
+	}
+	if kept == nil {
+		kept = []string{}
+	}
+	return kept, droppedLines > 0, droppedLines, droppedBytes
+}
+
+// WaitForChannel blocks until tmux's wait-for channel is signalled, in a
+// tmux process of its own that the context kills: the shared channel must
+// never carry a blocking command.
+func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := s.oneShot(wctx, "wait-for", "--", channel); err != nil {
+		if wctx.Err() != nil && ctx.Err() == nil {
+			return errorf(CodeDeadline, false, "channel %q was not signalled within %v", channel, timeout)
+		}
+		return err
+	}
+	// wait-for also ends with status 0 when the server dies: ask again.
+	if !s.sock.listening() {
+		return errorf(CodeServerUnavailable, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
+	}
+	return nil
+}
+
+// SignalChannel wakes every waiter on tmux's wait-for channel.
+func (s *Server) SignalChannel(ctx context.Context, channel string) error {
+	if !s.sock.listening() {
+		return errorf(CodeServerUnavailable, false, "no tmux server is running on socket %s", s.sock)
+	}
+	_, err := s.oneShot(ctx, "wait-for", "-S", "--", channel)
+	return err
+}
