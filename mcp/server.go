@@ -88,7 +88,7 @@ func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
 			continue
 		}
 		srv.AddTool(toolOf(d), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return s.call(ctx, d, req.Params.Arguments), nil
+			return s.call(withProgress(ctx, req), d, req.Params.Arguments), nil
 		})
 	}
 	s.addResources(srv)

@@ -1,0 +1,138 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// The tools that follow a pane's output stream: waits, run_command and
+// capture_since, plus tmux's wait-for channels.
+
+// clamp returns the wait the server allows: the requested seconds, at most
+// WaitMax.
+func (b *TmuxBackend) clamp(seconds float64) time.Duration {
+	d := time.Duration(seconds * float64(time.Second))
+	if d <= 0 || d > b.opts.WaitMax {
+		d = b.opts.WaitMax
+	}
+	return d
+}
+
+// WaitForText implements wait_for_text.
+func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitForTextResult, error) {
+	timeout := b.clamp(in.Timeout)
+	r, err := b.server(in.Socket).WaitForText(ctx, session.WaitArgs{
+		Pane:      paneRef(in.PaneTarget),
+		Patterns:  in.Patterns,
+		Stop:      in.Stop,
+		Regex:     in.Regex,
+		MatchCase: in.MatchCase,
+		Timeout:   timeout,
+		Progress: func(elapsed time.Duration) {
+			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for text, %.0f s", elapsed.Seconds()))
+		},
+	})
+	if err != nil {
+		return WaitForTextResult{}, err
+	}
+	out := WaitForTextResult{
+		Found:              r.Found,
+		Outcome:            r.Outcome,
+		MatchedLines:       nonNil(r.MatchedLines),
+		SawNewOutput:       r.SawNewOutput,
+		MatchedAtEntry:     r.MatchedAtEntry,
+		StopMatchedAtEntry: r.StopMatchedAtEntry,
+		AlternateScreen:    r.AlternateScreen,
+		Tail:               nonNil(r.Tail),
+		PaneID:             r.PaneID,
+		ElapsedSeconds:     r.Elapsed.Seconds(),
+		EffectiveTimeout:   timeout.Seconds(),
+	}
+	if r.MatchedIndex >= 0 {
+		i := r.MatchedIndex
+		out.MatchedIndex = &i
+	}
+	return out, nil
+}
+
+// RunCommand implements run_command.
+func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunCommandResult, error) {
+	timeout := b.clamp(in.Timeout)
+	suppress := b.opts.SuppressHistory
+	if in.SuppressHistory != nil {
+		suppress = *in.SuppressHistory
+	}
+	r, err := b.server(in.Socket).RunCommand(ctx, session.RunArgs{
+		Pane:            paneRef(in.PaneTarget),
+		Command:         in.Command,
+		Timeout:         timeout,
+		MaxLines:        in.MaxLines,
+		SuppressHistory: suppress,
+	})
+	if err != nil {
+		return RunCommandResult{}, err
+	}
+	out := RunCommandResult{
+		PaneID:               r.PaneID,
+		TimedOut:             r.TimedOut,
+		ElapsedSeconds:       r.Elapsed.Seconds(),
+		Output:               nonNil(r.Output),
+		OutputTruncated:      r.OutputTruncated,
+		OutputTruncatedLines: r.TruncatedLines,
+		EffectiveTimeout:     timeout.Seconds(),
+	}
+	if !r.TimedOut {
+		status := r.ExitStatus
+		out.ExitStatus = &status
+	}
+	return out, nil
+}
+
+// CaptureSince implements capture_since.
+func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (CaptureSinceResult, error) {
+	r, err := b.server(in.Socket).CaptureSince(ctx, session.SinceArgs{
+		Pane:     paneRef(in.PaneTarget),
+		Cursor:   in.Cursor,
+		MaxLines: in.MaxLines,
+		MaxBytes: in.MaxBytes,
+	})
+	if err != nil {
+		return CaptureSinceResult{}, err
+	}
+	return CaptureSinceResult{
+		PaneID:         r.PaneID,
+		Cursor:         r.Cursor,
+		Lines:          nonNil(r.Lines),
+		ElapsedSeconds: r.Elapsed.Seconds(),
+		LinesMissed:    r.LinesMissed,
+		Truncated:      r.Truncated,
+		TruncatedLines: r.TruncatedLines,
+		TruncatedBytes: r.TruncatedBytes,
+	}, nil
+}
+
+// WaitForChannel implements wait_for_channel.
+func (b *TmuxBackend) WaitForChannel(ctx context.Context, in WaitForChannelIn) (Message, error) {
+	if err := b.server(in.Socket).WaitForChannel(ctx, in.Channel, b.clamp(in.Timeout)); err != nil {
+		return Message{}, err
+	}
+	return Message{Result: fmt.Sprintf("channel %s was signalled", in.Channel)}, nil
+}
+
+// SignalChannel implements signal_channel.
+func (b *TmuxBackend) SignalChannel(ctx context.Context, in SignalChannelIn) (Message, error) {
+	if err := b.server(in.Socket).SignalChannel(ctx, in.Channel); err != nil {
+		return Message{}, err
+	}
+	return Message{Result: fmt.Sprintf("channel %s signalled", in.Channel)}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,135 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// shPane starts a session running a plain sh and returns its pane.
+func shPane(t *testing.T, env *tmuxEnv) string {
+	t.Helper()
+	env.fx.NewSession(t, "w", "env", "PS1=$ ", "sh")
+	pane := env.fx.Tmux(t, "display-message", "-p", "-t", "w", "#{pane_id}")
+	var r WaitForTextResult
+	env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"$"}, "timeout": 20}, &r)
+	return pane
+}
+
+func TestWaitForTextTool(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		pane := shPane(t, env)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _ = env.fx.TryTmux("send-keys", "-t", pane, "printf 'RE%sDY\\n' A", "Enter")
+		}()
+		var r WaitForTextResult
+		env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"ready"}, "timeout": 20}, &r)
+		<-done
+		if !r.Found || r.Outcome != "matched" || r.MatchedIndex == nil || *r.MatchedIndex != 0 || r.PaneID != pane || r.EffectiveTimeout != 20 {
+			t.Fatalf("got %+v", r)
+		}
+		r = WaitForTextResult{}
+		env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"never"}, "timeout": 0.05}, &r)
+		if r.Found || r.Outcome != "timeout" || r.MatchedIndex != nil {
+			t.Fatalf("timeout: got %+v", r)
+		}
+		wantCode(t, env.fail(t, "wait_for_text", map[string]any{"pane_id": "%999", "patterns": []string{"x"}}), CodeNotFound)
+		wantCode(t, env.fail(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"("}, "regex": true}), CodeInvalidArguments)
+	})
+}
+
+func TestRunCommandTool(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		pane := shPane(t, env)
+		var r RunCommandResult
+		env.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "echo hi; (exit 4)"}, &r)
+		if r.ExitStatus == nil || *r.ExitStatus != 4 || strings.Join(r.Output, "|") != "hi" || r.TimedOut {
+			t.Fatalf("got %+v", r)
+		}
+		wantCode(t, env.fail(t, "run_command", map[string]any{"command": "true"}), CodeTargetRequired)
+		// exec, or dash would stay in front of cat as the pane's program.
+		env.fx.NewSession(t, "cat", "sh", "-c", "exec cat")
+		catPane := env.fx.Tmux(t, "display-message", "-p", "-t", "cat", "#{pane_id}")
+		e := env.fail(t, "run_command", map[string]any{"pane_id": catPane, "command": "true"})
+		wantCode(t, e, CodeTmuxError)
+		if e.Effects != EffectsNone || !strings.Contains(e.Message, "not a shell") {
+			t.Fatalf("got %+v", e)
+		}
+	})
+}
+
+func TestCaptureSinceTool(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		pane := shPane(t, env)
+		var first, next CaptureSinceResult
+		env.ok(t, "capture_since", map[string]any{"pane_id": pane}, &first)
+		var run RunCommandResult
+		env.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 3"}, &run)
+		env.ok(t, "capture_since", map[string]any{"cursor": first.Cursor}, &next)
+		if next.LinesMissed || !strings.Contains(strings.Join(next.Lines, "\n"), "\n1\n2\n3\n") || next.Cursor == first.Cursor {
+			t.Fatalf("got %+v", next)
+		}
+		wantCode(t, env.fail(t, "capture_since", map[string]any{"cursor": "bogus"}), CodeInvalidArguments)
+	})
+}
+
+func TestChannelTools(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		env.fx.NewSession(t, "main")
+		env.ok(t, "signal_channel", map[string]any{"channel": "a.b"}, nil)
+		// tmux keeps a signal that came before any waiter.
+		if _, err := env.fx.TryTmux("wait-for", "a.b"); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = env.fx.TryTmux("wait-for", "-S", "c") }()
+		env.ok(t, "wait_for_channel", map[string]any{"channel": "c", "timeout": 20}, nil)
+		wantCode(t, env.fail(t, "wait_for_channel", map[string]any{"channel": "never", "timeout": 0.05}), CodeDeadline)
+		wantCode(t, env.fail(t, "wait_for_channel", map[string]any{"channel": "bad channel"}), CodeInvalidArguments)
+	})
+}
+
+func TestWaitForTextReportsProgress(t *testing.T) {
+	env := newTmuxEnv(t, "2025-11-25", nil)
+	env.fx.NewSession(t, "main")
+	srv, err := NewServer(env.backend, &Options{Safety: "readonly"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got atomic.Int32
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "0"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *sdk.ProgressNotificationClientRequest) { got.Add(1) },
+	})
+	cs, err := c.Connect(context.Background(), ct, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+		Name:      "wait_for_text",
+		Arguments: map[string]any{"patterns": []string{"never"}, "timeout": 2.5},
+		Meta:      sdk.Meta{"progressToken": "p1"},
+	})
+	if err != nil || res.IsError {
+		t.Fatalf("got %v %v", res, err)
+	}
+	// Two ticks in 2.5 s; the handler may still be running for the last.
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // waiting on the client's handler goroutine; no event to wait on
+	}
+	if got.Load() < 2 {
+		t.Fatalf("got %d progress notifications, want 2", got.Load())
+	}
+}
