@@ -108,7 +108,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 				res.TimedOut = true
 				if begun {
-					out.add(text.partial())
+					out.add(text.line())
 				}
 				res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
 				res.Elapsed = time.Since(start)

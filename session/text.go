@@ -2,19 +2,24 @@ package session
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // lineReader turns a pane's output bytes into the lines a person would
-// read: escape sequences removed, CR LF ending a line, a lone CR starting
-// the line over (as a prompt redraw does), backspace erasing. It keeps its
-// state between writes, so a sequence split across %output lines is read
-// whole. It also notices the alternate screen being switched on and off.
+// read, as a terminal draws them on one line: CR moves to the start of the
+// line and what follows overwrites, backspace and cursor movement move
+// along it, erase-in-line erases, other escape sequences are dropped, and
+// LF ends the line. It keeps its state between writes, so a sequence or a
+// character split across %output lines is read whole. It also notices the
+// alternate screen being switched on and off.
 type lineReader struct {
 	state   escState
 	params  []byte // CSI parameters so far
-	cur     []byte // the line being written
-	cr      bool   // a CR was seen and no byte after it yet
+	cur     []rune // the line being written
+	col     int    // the cursor's column in cur
+	partial []byte // the start of a UTF-8 character split across writes
 	lines   []string
 	alt     bool // the alternate screen is on
 	altSeen bool // the alternate screen was switched on at some point
@@ -67,41 +72,76 @@ func (r *lineReader) write(b []byte) {
 			}
 			continue
 		}
-		if r.cr && c != '\n' {
-			// A lone CR: the line is being drawn again from its start.
-			r.cur = r.cur[:0]
-		}
-		r.cr = false
 		switch {
 		case c == 0x1b:
 			r.state = stEsc
 		case c == '\n':
 			r.lines = append(r.lines, string(r.cur))
-			r.cur = r.cur[:0]
+			r.cur, r.col = r.cur[:0], 0
 		case c == '\r':
-			r.cr = true
+			r.col = 0
 		case c == '\b':
-			if n := len(r.cur); n > 0 {
-				// Back over one UTF-8 character.
-				i := n - 1
-				for i > 0 && r.cur[i]&0xc0 == 0x80 {
-					i--
-				}
-				r.cur = r.cur[:i]
-			}
+			r.col = max(r.col-1, 0)
 		case c == '\t':
-			r.cur = append(r.cur, c)
+			r.put('\t')
 		case c < 0x20 || c == 0x7f:
 			// NUL (a pause marker), BEL and other controls show nothing.
+		case c < 0x80:
+			r.put(rune(c))
 		default:
-			r.cur = append(r.cur, c)
+			r.partial = append(r.partial, c)
+			if utf8.FullRune(r.partial) {
+				ru, _ := utf8.DecodeRune(r.partial)
+				r.partial = r.partial[:0]
+				r.put(ru)
+			}
 		}
 	}
 }
 
-// csi acts on the one control sequence that matters for reading text:
-// the alternate screen.
+// put draws one character at the cursor.
+func (r *lineReader) put(c rune) {
+	for len(r.cur) < r.col {
+		r.cur = append(r.cur, ' ')
+	}
+	if r.col < len(r.cur) {
+		r.cur[r.col] = c
+	} else {
+		r.cur = append(r.cur, c)
+	}
+	r.col++
+}
+
+// csi acts on the control sequences that change the text of the line, and
+// on the alternate screen.
 func (r *lineReader) csi(final byte) {
+	n, err := strconv.Atoi(string(r.params))
+	if err != nil {
+		n = 0
+	}
+	switch final {
+	case 'K': // erase in line
+		switch n {
+		case 0:
+			r.cur = r.cur[:min(r.col, len(r.cur))]
+		case 1:
+			for i := 0; i < r.col && i < len(r.cur); i++ {
+				r.cur[i] = ' '
+			}
+		case 2:
+			r.cur = r.cur[:0]
+		}
+		return
+	case 'C': // cursor forward
+		r.col += max(n, 1)
+		return
+	case 'D': // cursor back
+		r.col = max(r.col-max(n, 1), 0)
+		return
+	case 'G': // cursor to column
+		r.col = max(n-1, 0)
+		return
+	}
 	if final != 'h' && final != 'l' || !bytes.HasPrefix(r.params, []byte("?")) {
 		return
 	}
@@ -120,5 +160,5 @@ func (r *lineReader) take() []string {
 	return l
 }
 
-// partial returns the line being written.
-func (r *lineReader) partial() string { return string(r.cur) }
+// line returns the line being written.
+func (r *lineReader) line() string { return string(r.cur) }

@@ -18,7 +18,12 @@ func TestLineReader(t *testing.T) {
 		{"split escape", []string{"x\x1b[3", "1my\r", "\n"}, []string{"xy"}, "", false},
 		{"prompt redraw", []string{"$ ec\r\x1b[K$ echo hi\r\n"}, []string{"$ echo hi"}, "", false},
 		{"osc title", []string{"\x1b]0;title\x07ok\x1b]2;t\x1b\\!\n"}, []string{"ok!"}, "", false},
-		{"backspace", []string{"ab\bc é\b\n"}, []string{"ac "}, "", false},
+		{"backspace moves back", []string{"ab\bc é\b\n"}, []string{"ac é"}, "", false},
+		{"cr cr lf", []string{"wake\r\r\n"}, []string{"wake"}, "", false},
+		{"progress bar", []string{"10%\r20%\r100%\r\n"}, []string{"100%"}, "", false},
+		{"cr overwrites", []string{"hello\rab\n"}, []string{"abllo"}, "", false},
+		{"split utf-8", []string{"caf\xc3", "\xa9\n"}, []string{"café"}, "", false},
+		{"cursor forward", []string{"a\x1b[3Cb\n"}, []string{"a   b"}, "", false},
 		{"alternate screen", []string{"\x1b[?1049hvim"}, nil, "vim", true},
 		{"alternate screen left", []string{"\x1b[?1049h\x1b[?1049l$ "}, nil, "$ ", false},
 		{"pause marker", []string{"a\x00b\n"}, []string{"ab"}, "", false},
@@ -32,7 +37,7 @@ func TestLineReader(t *testing.T) {
 			if got := r.take(); !reflect.DeepEqual(got, tt.lines) {
 				t.Errorf("lines: got %q, want %q", got, tt.lines)
 			}
-			if got := r.partial(); got != tt.partial {
+			if got := r.line(); got != tt.partial {
 				t.Errorf("partial: got %q, want %q", got, tt.partial)
 			}
 			if r.alt != tt.alt {
@@ -47,7 +52,7 @@ func FuzzLineReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var r lineReader
 		r.write(b)
-		for _, l := range append(r.take(), r.partial()) {
+		for _, l := range append(r.take(), r.line()) {
 			for i := 0; i < len(l); i++ {
 				if c := l[i]; c == '\n' || c == '\r' || c == 0x1b || c == 0 {
 					t.Fatalf("control byte %q left in %q", c, l)

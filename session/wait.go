@@ -215,7 +215,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			res.SawNewOutput = true
 		}
 		text.write(r.data)
-		lines := append(text.take(), text.partial())
+		lines := append(text.take(), text.line())
 		if r.paused {
 			// tmux threw output away: the screen it resumed with stands
 			// in for what was lost.

@@ -1,0 +1,214 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// Benchmarks print their figure and, measured in the same process against
+// the same tmux server, the baseline it is compared with, as a ratio.
+
+// forkUS runs `tmux display-message -p x` as a process per call for about
+// d and returns µs per call.
+func forkUS(b *testing.B, fx *fixtures.Server, d time.Duration) float64 {
+	n, start := 0, time.Now()
+	for time.Since(start) < d || n < 20 {
+		if err := exec.Command(fx.Bin, fx.Args("display-message", "-p", "x")...).Run(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	return float64(time.Since(start).Microseconds()) / float64(n)
+}
+
+// roundTripUS measures the raw control-mode round trip for about d.
+func roundTripUS(b *testing.B, s *Server, d time.Duration) float64 {
+	ctx := context.Background()
+	cmd := controlmode.NewCommand("display-message", "-p", "x")
+	n, start := 0, time.Now()
+	for time.Since(start) < d || n < 100 {
+		if _, err := s.exec(ctx, cmd); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	return float64(time.Since(start).Microseconds()) / float64(n)
+}
+
+func BenchmarkSessions_FromModel(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	for i := range 5 {
+		fx.NewSession(b, fmt.Sprint("s", i))
+	}
+	if _, err := s.Sessions(ctx); err != nil {
+		b.Fatal(err)
+	}
+	list := controlmode.NewCommand("list-sessions", "-F", s.fmts.sessions.format)
+	n, start := 0, time.Now()
+	for time.Since(start) < 500*time.Millisecond {
+		if _, err := s.exec(ctx, list); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	viaTmux := float64(time.Since(start).Nanoseconds()) / float64(n)
+	b.ReportAllocs()
+	start = time.Now()
+	for b.Loop() {
+		if got, err := s.Sessions(ctx); err != nil || len(got) != 5 {
+			b.Fatal(got, err)
+		}
+	}
+	fromModel := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+	b.ReportMetric(viaTmux/1e3, "tmux-µs/read")
+	b.ReportMetric(viaTmux/fromModel, "x-faster-than-tmux")
+}
+
+// build32 creates 8 windows of 4 panes in session target, one command at
+// a time through run.
+func build32(target string, run func(args ...string) error) error {
+	for w := range 8 {
+		win := fmt.Sprintf("%s:%d", target, w+1)
+		if err := run("new-window", "-d", "-t", win); err != nil {
+			return err
+		}
+		for range 3 {
+			if err := run("split-window", "-d", "-t", win); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func BenchmarkBuild32Panes(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "base")
+	if _, err := s.Sessions(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var engine, fork time.Duration
+	for i := 0; b.Loop(); i++ {
+		name := fmt.Sprint("e", i)
+		fx.Tmux(b, "new-session", "-d", "-s", name, "-x", "200", "-y", "50")
+		start := time.Now()
+		// All 32 commands on one line: one round trip.
+		var cmds []controlmode.Command
+		if err := build32(name, func(args ...string) error {
+			cmds = append(cmds, controlmode.NewCommand(args[0], args[1:]...))
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.change(ctx, cmds...); err != nil {
+			b.Fatal(err)
+		}
+		engine += time.Since(start)
+
+		name = fmt.Sprint("f", i)
+		fx.Tmux(b, "new-session", "-d", "-s", name, "-x", "200", "-y", "50")
+		start = time.Now()
+		if err := build32(name, func(args ...string) error {
+			return exec.Command(fx.Bin, fx.Args(args...)...).Run()
+		}); err != nil {
+			b.Fatal(err)
+		}
+		fork += time.Since(start)
+		fx.Tmux(b, "kill-session", "-t", "e"+fmt.Sprint(i))
+		fx.Tmux(b, "kill-session", "-t", name)
+	}
+	b.ReportMetric(float64(engine.Microseconds())/float64(b.N), "engine-µs/build")
+	b.ReportMetric(float64(fork.Microseconds())/float64(b.N), "fork-µs/build")
+	b.ReportMetric(float64(fork)/float64(engine), "x-faster-than-fork")
+}
+
+// BenchmarkWaitForText_Wake measures how long wait_for_text takes to
+// return after the awaited text is written to the pane's terminal: median
+// and p99 over 200 trials.
+func BenchmarkWaitForText_Wake(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "w", "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(b, s, "w")
+	p, err := s.Pane(ctx, pane)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
+	if err != nil {
+		b.Skipf("cannot write to the pane's terminal: %v", err)
+	}
+	defer tty.Close()
+	st := s.streams.get(pane)
+	var lat []time.Duration
+	for b.Loop() {
+		lat = lat[:0]
+		for i := range 200 {
+			mark := fmt.Sprintf("wake-%d", i)
+			done := make(chan time.Time, 1)
+			errc := make(chan error, 1)
+			go func() {
+				r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{mark}, MatchCase: true, Timeout: 10 * time.Second})
+				done <- time.Now()
+				if err == nil && r.Outcome != OutcomeMatched {
+					err = fmt.Errorf("outcome %s: %+v", r.Outcome, r)
+				}
+				errc <- err
+			}()
+			// Start the clock only once the wait is following the stream.
+			for {
+				st.mu.Lock()
+				w := st.waiters
+				st.mu.Unlock()
+				if w > 0 {
+					break
+				}
+				runtime.Gosched()
+			}
+			t0 := time.Now()
+			if _, err := fmt.Fprintf(tty, "%s\r\n", mark); err != nil {
+				b.Fatal(err)
+			}
+			t1 := <-done
+			if err := <-errc; err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, t1.Sub(t0))
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "wake-median-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "wake-p99-µs")
+}
+
+func BenchmarkRunCommand_True(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "sh", "env", "PS1=$ ", "sh")
+	pane := paneOf(b, s, "sh")
+	waitPrompt(b, s, pane)
+	start := time.Now()
+	for b.Loop() {
+		r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: 10 * time.Second})
+		if err != nil || r.ExitStatus != 0 {
+			b.Fatal(r, err)
+		}
+	}
+	us := float64(time.Since(start).Microseconds()) / float64(b.N)
+	rt := roundTripUS(b, s, 300*time.Millisecond)
+	fork := forkUS(b, fx, 300*time.Millisecond)
+	b.ReportMetric(us, "µs/run")
+	b.ReportMetric(rt, "round-trip-µs")
+	b.ReportMetric(fork, "fork-µs")
+}
