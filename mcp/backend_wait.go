@@ -136,3 +136,29 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// WatchResource reports changes to what a tmux:// resource shows: the
+// server's structure for sessions and windows, and for a pane also its
+// output, which keeps flowing (a watcher attached to the pane's session if
+// needed) until stop.
+func (b *TmuxBackend) WatchResource(ctx context.Context, sock Socket, pane string, changed func()) (func(), error) {
+	srv := b.server(sock)
+	// Connecting now makes the server's notifications flow.
+	if _, err := srv.Sessions(ctx); err != nil {
+		return nil, err
+	}
+	cancel := srv.Subscribe(func(c session.Change) {
+		if c.Structure || (pane != "" && c.Pane == pane) {
+			changed()
+		}
+	})
+	if pane == "" {
+		return cancel, nil
+	}
+	release, err := srv.FollowPane(ctx, pane)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return func() { cancel(); release() }, nil
+}

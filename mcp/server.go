@@ -78,11 +78,21 @@ func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "tmux-mcp", Version: version}, &sdk.ServerOptions{
+	sopts := &sdk.ServerOptions{
 		Instructions: instructions(tier, opts.Tools),
 		Logger:       logger,
 		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
-	})
+	}
+	var subs *subscriptions
+	if w, ok := backend.(changeWatcher); ok {
+		subs = &subscriptions{watcher: w, logger: logger}
+		sopts.SubscribeHandler = subs.subscribe
+		sopts.UnsubscribeHandler = subs.unsubscribe
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "tmux-mcp", Version: version}, sopts)
+	if subs != nil {
+		subs.srv = srv
+	}
 	for _, d := range catalogue() {
 		if !s.enabled[d.name] {
 			continue

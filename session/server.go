@@ -39,7 +39,8 @@ type Server struct {
 	forked atomic.Uint64 // one-shot tmux processes run
 	srcSeq atomic.Uint64 // numbers the control clients, as sources of output
 
-	streams streams // pane output, from every client of this Server
+	streams   streams   // pane output, from every client of this Server
+	listeners listeners // subscribers to changes
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -356,7 +357,9 @@ func (s *Server) onNotification(src uint64, ref *clientRef, n controlmode.Notifi
 		s.mu.Unlock()
 	}
 	s.onOutput(src, ref, n)
-	if s.model.apply(n) {
+	structural := s.model.apply(n)
+	s.notifyChange(n, structural)
+	if structural {
 		select {
 		case s.kick <- struct{}{}:
 		default:

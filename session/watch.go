@@ -187,7 +187,9 @@ func (s *Server) endWatcher(sessionID string, w *watcher) {
 // changes are sent only to clients attached to the session).
 func (s *Server) onWatcherNotification(src uint64, ref *clientRef, n controlmode.Notification) {
 	s.onOutput(src, ref, n)
-	if s.model.apply(n) {
+	structural := s.model.apply(n)
+	s.notifyChange(n, structural)
+	if structural {
 		select {
 		case s.kick <- struct{}{}:
 		default:
