@@ -152,11 +152,16 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	case err != nil && noServer(err):
 		// Nothing to attach to: this call starts the server. The control
 		// client attaches to the new session on the next call.
-		out, err := s.oneShot(ctx, append([]string{"new-session"}, args...)...)
+		out, stderr, err := s.run(ctx, append([]string{"new-session"}, args...)...)
 		if err != nil {
 			return Session{}, err
 		}
 		line = strings.TrimSuffix(out, "\n")
+		if line == "" && !s.sock.listening() {
+			// tmux reports a socket it cannot create from the server it
+			// forked, and the client still exits 0.
+			return Session{}, errorf(CodeServerUnavailable, true, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?"))
+		}
 	case err != nil:
 		return Session{}, err
 	default:
@@ -230,4 +235,11 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	}
 	s.owned.remove(gen, id)
 	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -216,6 +217,9 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	targets := s.owned.list(s.gen)
 	s.mu.Unlock()
+	if _, err := exec.LookPath(s.opts.Tmux); err != nil {
+		return nil, "", "", s.noBinary(err)
+	}
 	if !s.sock.listening() {
 		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	}
@@ -289,8 +293,8 @@ func (s *Server) startError(err error) error {
 	var ee *exec.Error
 	msg := err.Error()
 	switch {
-	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found") || strings.Contains(msg, "no such file or directory") && !strings.Contains(msg, "connecting"):
-		return &Error{Code: CodeServerUnavailable, Msg: "cannot run tmux binary " + s.opts.Tmux + ": " + msg, Err: err}
+	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found"):
+		return s.noBinary(err)
 	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to"):
 		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	case strings.Contains(msg, "no sessions"):
@@ -477,6 +481,12 @@ func (s *Server) change(ctx context.Context, cmds ...controlmode.Command) ([]con
 // the only place that forks tmux, for what the shared channel must not
 // carry (blocking commands) or cannot (no session to attach to yet).
 func (s *Server) oneShot(ctx context.Context, args ...string) (string, error) {
+	out, _, err := s.run(ctx, args...)
+	return out, err
+}
+
+// run is oneShot that also returns what tmux wrote to stderr.
+func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string, err error) {
 	argv := s.sock.args()
 	if s.opts.ConfigFile != "" {
 		argv = append(argv, "-f", s.opts.ConfigFile)
@@ -489,10 +499,10 @@ func (s *Server) oneShot(ctx context.Context, args ...string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {
-			return "", &Error{Code: CodeServerUnavailable, Msg: "cannot run tmux binary " + s.opts.Tmux + ": " + err.Error(), Err: err}
+			return "", "", s.noBinary(err)
 		}
 		if ctx.Err() != nil {
-			return "", fromExec(ctx.Err())
+			return "", "", fromExec(ctx.Err())
 		}
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
@@ -502,9 +512,14 @@ func (s *Server) oneShot(ctx context.Context, args ...string) (string, error) {
 		if notFoundMessage(msg) {
 			code = CodeNotFound
 		}
-		return "", &Error{Code: code, Msg: msg, Written: true, Err: err}
+		return "", msg, &Error{Code: code, Msg: msg, Written: true, Err: err}
 	}
-	return out.String(), nil
+	return out.String(), strings.TrimSpace(errb.String()), nil
+}
+
+// noBinary is the error for a tmux binary that cannot be run.
+func (s *Server) noBinary(err error) error {
+	return &Error{Code: CodeServerUnavailable, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + " (set LIBTMUX_TMUX_BIN or --tmux): " + err.Error(), Err: err}
 }
 
 // cleanEnv is this process's environment without TMUX and TMUX_PANE, so

@@ -382,3 +382,27 @@ func strip(ps []Pane) []Pane {
 	}
 	return ps
 }
+
+func TestTmuxMissingOrSocketUnusable(t *testing.T) {
+	ctx := testCtx(t)
+	m := NewManager(&Options{Tmux: "/nonexistent/tmux-binary"})
+	defer m.Close()
+	s := m.Server(Socket{Name: "tmcp-never"})
+	for _, err := range []error{
+		func() error { _, err := s.Sessions(ctx); return err }(),
+		func() error { _, err := s.CreateSession(ctx, CreateSessionArgs{}); return err }(),
+	} {
+		if !isCode(err, CodeServerUnavailable) || !strings.Contains(err.Error(), "/nonexistent/tmux-binary") {
+			t.Errorf("missing binary: got %v, want server_unavailable naming it", err)
+		}
+	}
+	// A socket in a directory that cannot hold one.
+	fx := fixtures.NewServer(t)
+	m2 := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	defer m2.Close()
+	_, err := m2.Server(Socket{Path: "/proc/tmcp-no-such-dir/sock"}).CreateSession(ctx, CreateSessionArgs{})
+	if !isCode(err, CodeServerUnavailable) || !strings.Contains(err.Error(), "/proc/tmcp-no-such-dir/sock") {
+		t.Fatalf("unusable socket directory: got %v", err)
+	}
+	t.Logf("%v", err)
+}
