@@ -12,6 +12,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/semaphore"
 )
 
 // ErrUsage is wrapped by the errors NewServer returns for a bad tool
@@ -38,12 +39,17 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// MaxInFlight is how many tool calls one server runs at once; more are
+// answered busy (retryable, nothing done) rather than queued without bound.
+const MaxInFlight = 512
+
 // server is the state behind one *sdk.Server.
 type server struct {
-	backend Backend
-	logger  *slog.Logger
-	tier    Tier            // the safety tier in force
-	enabled map[string]bool // tools listed and callable
+	inflight *semaphore.Weighted // tool calls running
+	backend  Backend
+	logger   *slog.Logger
+	tier     Tier            // the safety tier in force
+	enabled  map[string]bool // tools listed and callable
 }
 
 // NewServer returns an MCP server whose tools, resources and prompts are
@@ -60,7 +66,7 @@ func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{logger: logger}
+	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight)}
 	s.backend = batchBackend{Backend: backend, s: s}
 
 	tier, ok := ParseTier(opts.Safety)
@@ -166,6 +172,12 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		}
 		s.audit(d.name, args, te, time.Since(start))
 	}()
+
+	if !s.inflight.TryAcquire(1) {
+		te = Errorf(CodeBusy, EffectsNone, "%d tool calls are already in flight; try again shortly", MaxInFlight)
+		return te.result()
+	}
+	defer s.inflight.Release(1)
 
 	out, err := d.run(ctx, s.backend, func(dst any) *ToolError {
 		var te *ToolError

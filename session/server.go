@@ -295,7 +295,10 @@ func (s *Server) startError(err error) error {
 	switch {
 	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found"):
 		return s.noBinary(err)
-	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to"):
+	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
+		strings.Contains(msg, "server exited unexpectedly") || strings.Contains(msg, "lost server"):
+		// The last two: a server was there and went away while the client
+		// attached (after kill-server, say). It is gone all the same.
 		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	case strings.Contains(msg, "no sessions"):
 		return &Error{Code: CodeServerUnavailable, Msg: "the tmux server on socket " + s.sock.String() + " has no sessions", Err: errNoSessions}
