@@ -1,0 +1,341 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// WindowRef names a window the way the MCP tools do: by window id, else by
+// index in the session named, else the current window of the session
+// named. The zero WindowRef names no window.
+type WindowRef struct {
+	WindowID    string
+	WindowIndex string
+	SessionID   string
+	SessionName string
+}
+
+// IsZero reports whether ref names nothing.
+func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
+
+// windowTarget returns the tmux target of the window ref names. A session
+// is named by id: a name is looked up in the model first, since tmux reads
+// a bare "=name" as a window name in some commands. Without a session, a
+// window index or a bare call needs fallback (read-only tools), which
+// takes the oldest session; otherwise it is target_required.
+func (s *Server) windowTarget(ctx context.Context, ref WindowRef, fallback bool) (string, error) {
+	if ref.WindowID != "" {
+		return ref.WindowID, nil
+	}
+	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
+		return "", errorf(CodeInvalidArguments, false, "window_index %q is not a number", ref.WindowIndex)
+	}
+	if ref.SessionID == "" && ref.SessionName == "" && !fallback {
+		if ref.WindowIndex != "" {
+			return "", errorf(CodeTargetRequired, false, "window_index %s needs session_name or session_id", ref.WindowIndex)
+		}
+		return "", errorf(CodeTargetRequired, false, "no target given: name a window_id, or a session_name or session_id")
+	}
+	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
+	if err != nil {
+		return "", err
+	}
+	return sess.ID + ":" + ref.WindowIndex, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// readWindow is the command that prints target's window as one row.
+func (s *Server) readWindow(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, "-F", s.fmts.windows.format)
+}
+
+// parseWindow reads readWindow's reply. display-message prints empty
+// fields, not an error, for some targets it cannot resolve.
+func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
+	rows, ok := s.fmts.windows.parse(r.Lines)
+	if !ok || len(rows) != 1 || rows[0].ID == "" {
+		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)
+	}
+	return rows[0], nil
+}
+
+// Window returns the window ref names, read fresh in one round trip. With
+// fallback, a zero ref reads the current window of the oldest session.
+func (s *Server) Window(ctx context.Context, ref WindowRef, fallback bool) (Window, error) {
+	t, err := s.windowTarget(ctx, ref, fallback)
+	if err != nil {
+		return Window{}, err
+	}
+	rs, err := s.exec(ctx, s.readWindow(t))
+	if err != nil {
+		return Window{}, err
+	}
+	return s.parseWindow(rs[0], t)
+}
+
+// windowOp runs cmd on the window ref names and reads the window back on
+// the same line.
+func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target string) controlmode.Command) (Window, error) {
+	t, err := s.windowTarget(ctx, ref, false)
+	if err != nil {
+		return Window{}, err
+	}
+	rs, err := s.change(ctx, cmd(t), s.readWindow(t))
+	if err != nil {
+		return Window{}, err
+	}
+	return s.parseWindow(rs[1], t)
+}
+
+// NewWindowArgs are the arguments of [Server.NewWindow].
+type NewWindowArgs struct {
+	Name string
+	// Attach makes the new window the session's current one.
+	Attach bool
+	// Where is "before" or "after" the session's current window; empty
+	// takes the next free index.
+	Where string
+	SpawnArgs
+}
+
+// NewWindow creates a window in session (an id) and returns it, in one
+// round trip.
+func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs) (Window, error) {
+	args := []string{"-P", "-F", s.fmts.windows.format, "-t", session}
+	if !a.Attach {
+		args = append(args, "-d")
+	}
+	switch a.Where {
+	case "after":
+		args = append(args, "-a")
+	case "before":
+		args = append(args, "-b")
+	case "":
+	default:
+		return Window{}, errorf(CodeInvalidArguments, false, "direction %q: want before or after", a.Where)
+	}
+	if a.Name != "" {
+		args = append(args, "-n", formatLiteral(a.Name))
+	}
+	spawn, err := a.SpawnArgs.args()
+	if err != nil {
+		return Window{}, err
+	}
+	rs, err := s.change(ctx, controlmode.NewCommand("new-window", append(args, spawn...)...))
+	if err != nil {
+		return Window{}, err
+	}
+	return s.parseWindow(rs[0], session)
+}
+
+// SplitArgs are the arguments of [Server.SplitWindow].
+type SplitArgs struct {
+	// Direction is where the new pane goes: "below" (the default),
+	// "above", "left" or "right".
+	Direction string
+	// Size is the new pane's size: cells ("20") or a percentage ("30%").
+	Size string
+	// Shell is the command the new pane runs instead of the default shell.
+	Shell string
+	SpawnArgs
+}
+
+// SplitWindow splits pane (an id), or when pane is empty the active pane
+// of the window ref names, and returns the new pane, in one round trip.
+// The new pane does not become active.
+func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a SplitArgs) (Pane, error) {
+	args := []string{"-d", "-P", "-F", s.fmts.panes.format}
+	switch a.Direction {
+	case "", "below":
+		args = append(args, "-v")
+	case "above":
+		args = append(args, "-v", "-b")
+	case "right":
+		args = append(args, "-h")
+	case "left":
+		args = append(args, "-h", "-b")
+	default:
+		return Pane{}, errorf(CodeInvalidArguments, false, "direction %q: want above, below, left or right", a.Direction)
+	}
+	if a.Size != "" {
+		n, pct := strings.CutSuffix(a.Size, "%")
+		v, err := strconv.Atoi(n)
+		if err != nil || !isDigits(n) || v < 1 || pct && v > 100 {
+			return Pane{}, errorf(CodeInvalidArguments, false, "size %q: want a number of cells or a percentage such as 50%%", a.Size)
+		}
+		args = append(args, "-l", a.Size)
+	}
+	spawn, err := a.SpawnArgs.args()
+	if err != nil {
+		return Pane{}, err
+	}
+	args = append(args, spawn...)
+	t := pane
+	if t == "" {
+		if t, err = s.windowTarget(ctx, ref, false); err != nil {
+			return Pane{}, err
+		}
+	}
+	cmd := controlmode.NewCommand("split-window", append(args, "-t", t)...)
+	if a.Shell != "" {
+		cmd = cmd.Text(a.Shell)
+	}
+	rs, err := s.change(ctx, cmd)
+	if err != nil {
+		return Pane{}, err
+	}
+	rows, ok := s.fmts.panes.parse(rs[0].Lines)
+	if !ok || len(rows) != 1 || rows[0].ID == "" {
+		return Pane{}, errorf(CodeTmuxError, true, "cannot read split-window's answer %q", rs[0].Lines)
+	}
+	return rows[0], nil
+}
+
+// RenameWindow renames the window ref names and returns it. The name is
+// taken literally, and tmux stops renaming the window automatically.
+func (s *Server) RenameWindow(ctx context.Context, ref WindowRef, name string) (Window, error) {
+	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
+		return controlmode.NewCommand("rename-window", "-t", t).Text(formatLiteral(name))
+	})
+}
+
+// SelectLayout arranges the panes of the window ref names and returns it.
+func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string) (Window, error) {
+	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
+		return controlmode.NewCommand("select-layout", "-t", t).Text(layout)
+	})
+}
+
+// ResizeWindow resizes the window ref names (a zero dimension is left as
+// it is) and returns it. tmux then sizes the window manually: clients no
+// longer resize it.
+func (s *Server) ResizeWindow(ctx context.Context, ref WindowRef, width, height int) (Window, error) {
+	if width <= 0 && height <= 0 {
+		return Window{}, errorf(CodeInvalidArguments, false, "give width, height or both")
+	}
+	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
+		args := []string{"-t", t}
+		if width > 0 {
+			args = append(args, "-x", strconv.Itoa(width))
+		}
+		if height > 0 {
+			args = append(args, "-y", strconv.Itoa(height))
+		}
+		return controlmode.NewCommand("resize-window", args...)
+	})
+}
+
+// SelectWindow makes a window its session's current one and returns it:
+// the window ref names, or with direction ("next", "previous", "last")
+// the window that move reaches in the session ref names.
+func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction string) (Window, error) {
+	if direction == "" {
+		return s.windowOp(ctx, ref, func(t string) controlmode.Command {
+			return controlmode.NewCommand("select-window", "-t", t)
+		})
+	}
+	var name string
+	switch direction {
+	case "next":
+		name = "next-window"
+	case "previous":
+		name = "previous-window"
+	case "last":
+		name = "last-window"
+	default:
+		return Window{}, errorf(CodeInvalidArguments, false, "direction %q: want next, previous or last", direction)
+	}
+	if ref.SessionID == "" && ref.SessionName == "" {
+		return Window{}, errorf(CodeTargetRequired, false, "direction %s needs session_name or session_id", direction)
+	}
+	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
+	if err != nil {
+		return Window{}, err
+	}
+	t := sess.ID + ":"
+	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.readWindow(t))
+	if err != nil {
+		return Window{}, err
+	}
+	return s.parseWindow(rs[1], t)
+}
+
+// KillWindow kills window id. When that ends the session the control
+// client is attached to, the client moves elsewhere first (see
+// [Server.Leave]), else it is settled (see [Server.Settle]).
+func (s *Server) KillWindow(ctx context.Context, id string) error {
+	s.leaveIfLast(ctx, id)
+	if _, err := s.change(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
+		return err
+	}
+	s.Settle(ctx)
+	return nil
+}
+
+// MoveWindow moves the window ref names to index in session dstSession (an
+// id or an exact name; empty is the window's own session), or to that
+// session's next free index when index is empty, and returns the window
+// where it now is.
+func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, index string) (Window, error) {
+	if index != "" && !isDigits(index) {
+		return Window{}, errorf(CodeInvalidArguments, false, "destination_index %q is not a number", index)
+	}
+	t, err := s.windowTarget(ctx, ref, false)
+	if err != nil {
+		return Window{}, err
+	}
+	var dst string
+	if dstSession != "" {
+		id, name := dstSession, ""
+		if !strings.HasPrefix(dstSession, "$") {
+			id, name = "", dstSession
+		}
+		sess, err := s.LookupSession(ctx, id, name)
+		if err != nil {
+			return Window{}, err
+		}
+		dst = sess.ID
+	}
+	// The window's id and session, for the destination and the read-back.
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{window_id} #{session_id}"))
+	if err != nil {
+		return Window{}, err
+	}
+	wid, sid, _ := strings.Cut(strings.Join(rs[0].Lines, ""), " ")
+	if !strings.HasPrefix(wid, "@") || sid == "" {
+		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", t)
+	}
+	if dst == "" {
+		dst = sid
+	}
+	if dst != sid {
+		s.leaveIfLast(ctx, wid)
+	}
+	rs, err = s.change(ctx,
+		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
+		s.readWindow(wid))
+	if err != nil {
+		return Window{}, err
+	}
+	w, err := s.parseWindow(rs[1], wid)
+	if err != nil {
+		return Window{}, err
+	}
+	// Moving a session's last window away destroys the session.
+	s.Settle(ctx)
+	return w, nil
+}
