@@ -1,0 +1,158 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// The session tools: list_windows, get_session_info, create_window,
+// rename_session, kill_session, select_window, teardown_session.
+
+// ListWindows lists the windows of the session named, or of every session.
+func (b *TmuxBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[WindowInfo], error) {
+	srv := b.server(in.Socket)
+	target := ""
+	if in.SessionID != "" || in.SessionName != "" {
+		s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
+		if err != nil {
+			return List[WindowInfo]{}, err
+		}
+		target = s.ID
+	}
+	ws, err := srv.Windows(ctx, target)
+	if err != nil {
+		return List[WindowInfo]{}, err
+	}
+	rows := make([]WindowInfo, len(ws))
+	for i, w := range ws {
+		rows[i] = windowInfoFrom(w)
+	}
+	rows, err = filterList(rows, in.Filters, windowFilterFields)
+	return List[WindowInfo]{Result: rows}, err
+}
+
+// windowFilterFields are a WindowInfo's fields, plus tmux's name for the
+// pane count.
+func windowFilterFields(w WindowInfo) filterFields {
+	f := resultFields(w)
+	f["window_panes"] = f["pane_count"]
+	return f
+}
+
+// GetSessionInfo describes the session named, or the oldest session.
+func (b *TmuxBackend) GetSessionInfo(ctx context.Context, in GetSessionInfoIn) (SessionInfo, error) {
+	s, err := b.server(in.Socket).LookupSession(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return sessionInfoFrom(s), nil
+}
+
+// CreateWindow creates a window in the session named.
+func (b *TmuxBackend) CreateWindow(ctx context.Context, in CreateWindowIn) (WindowInfo, error) {
+	srv := b.server(in.Socket)
+	s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	w, err := srv.NewWindow(ctx, s.ID, session.NewWindowArgs{
+		Name:   in.WindowName,
+		Attach: in.Attach,
+		Where:  in.Direction,
+		SpawnArgs: session.SpawnArgs{
+			StartDirectory:  in.StartDirectory,
+			Environment:     in.Environment,
+			SuppressHistory: in.SuppressPersistentHistory,
+		},
+	})
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// RenameSession renames the session named; its id stays valid.
+func (b *TmuxBackend) RenameSession(ctx context.Context, in RenameSessionIn) (SessionInfo, error) {
+	if in.NewName == "" {
+		return SessionInfo{}, invalidArguments("new_name must not be empty")
+	}
+	srv := b.server(in.Socket)
+	s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	s, err = srv.RenameSession(ctx, s.ID, in.NewName)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return sessionInfoFrom(s), nil
+}
+
+// KillSession kills the session named, unless this process runs in it.
+func (b *TmuxBackend) KillSession(ctx context.Context, in KillSessionIn) (Message, error) {
+	srv := b.server(in.Socket)
+	s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
+	if err != nil {
+		return Message{}, err
+	}
+	if b.opts.SelfPane != "" && b.selfOn(srv) {
+		panes, err := srv.Panes(ctx, session.PaneScope{Session: s.ID})
+		if err != nil {
+			return Message{}, err
+		}
+		if b.holdsSelf(srv, panes) {
+			return Message{}, Errorf(CodeTargetDenied, EffectsNone,
+				"refusing to kill session %s (%s): it holds this MCP server's own pane %s", s.ID, s.Name, b.opts.SelfPane)
+		}
+	}
+	srv.Leave(ctx, s.ID)
+	if err := srv.KillSession(ctx, s.ID); err != nil {
+		return Message{}, err
+	}
+	srv.Settle(ctx)
+	name := s.Name
+	if name == "" {
+		name = s.ID
+	}
+	return Message{Result: "Session killed: " + name}, nil
+}
+
+// SelectWindow makes a window current: by id, by index in the session
+// named, or by moving next, previous or last in it.
+func (b *TmuxBackend) SelectWindow(ctx context.Context, in SelectWindowIn) (WindowInfo, error) {
+	ref := session.WindowRef{WindowID: in.WindowID, WindowIndex: in.WindowIndex, SessionID: in.SessionID, SessionName: in.SessionName}
+	direction := in.Direction
+	if in.WindowID != "" || in.WindowIndex != "" {
+		direction = "" // an explicit window wins, as in libtmux-mcp
+	}
+	w, err := b.server(in.Socket).SelectWindow(ctx, ref, direction)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// TeardownSession destroys a session this process created, named by id
+// and generation. Anything else is refused before any tmux I/O with
+// ownership_required. The tool names no socket: the server is the one on
+// which this process owns that session, else the default one (which
+// refuses).
+func (b *TmuxBackend) TeardownSession(ctx context.Context, in TeardownSessionIn) (TeardownSessionResult, error) {
+	srv := b.server(Socket{})
+	for _, s := range b.m.Servers() {
+		if s.Owns(in.Generation, in.SessionID) {
+			srv = s
+			break
+		}
+	}
+	if srv.Owns(in.Generation, in.SessionID) {
+		// Only for a session it may destroy: a refusal does no tmux I/O.
+		srv.Leave(ctx, in.SessionID)
+	}
+	if err := srv.TeardownSession(ctx, in.SessionID, in.Generation); err != nil {
+		return TeardownSessionResult{}, err
+	}
+	srv.Settle(ctx)
+	return TeardownSessionResult{Completed: true, SessionID: in.SessionID, Generation: in.Generation}, nil
+}

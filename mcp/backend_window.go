@@ -1,0 +1,172 @@
+package mcp
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// The window tools: list_panes, get_window_info, split_window,
+// rename_window, kill_window, select_layout, resize_window, move_window.
+
+// windowRef converts the tools' window target group.
+func windowRef(t WindowTarget) session.WindowRef {
+	return session.WindowRef{WindowID: t.WindowID, WindowIndex: t.WindowIndex, SessionID: t.SessionID, SessionName: t.SessionName}
+}
+
+// ListPanes lists the panes of a window, else of a session, else of the
+// whole server.
+func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
+	srv := b.server(in.Socket)
+	var panes []session.Pane
+	var err error
+	switch {
+	case in.WindowID != "" || in.WindowIndex != "":
+		panes, err = srv.WindowPanes(ctx, session.WindowRef{
+			WindowID: in.WindowID, WindowIndex: in.WindowIndex, SessionID: in.SessionID, SessionName: in.SessionName}, true)
+	case in.SessionID != "" || in.SessionName != "":
+		var s session.Session
+		if s, err = srv.LookupSession(ctx, in.SessionID, in.SessionName); err == nil {
+			panes, err = srv.Panes(ctx, session.PaneScope{Session: s.ID})
+		}
+	default:
+		panes, err = srv.Panes(ctx, session.PaneScope{})
+	}
+	if err != nil {
+		return List[PaneInfo]{}, err
+	}
+	panes, err = filterList(panes, in.Filters, func(p session.Pane) filterFields {
+		return b.paneFilterFields(srv, p)
+	})
+	if err != nil {
+		return List[PaneInfo]{}, err
+	}
+	rows := make([]PaneInfo, len(panes))
+	for i, p := range panes {
+		rows[i] = b.paneInfoOf(srv, p)
+	}
+	return List[PaneInfo]{Result: rows}, nil
+}
+
+// paneFilterFields are a PaneInfo's fields, plus the tmux fields of the
+// pane that PaneInfo leaves out.
+func (b *TmuxBackend) paneFilterFields(srv *session.Server, p session.Pane) filterFields {
+	f := resultFields(b.paneInfoOf(srv, p))
+	text := func(v string) filterValue { return filterValue{text: v, present: true} }
+	flag := func(v bool) filterValue {
+		if v {
+			return filterValue{text: "1", present: true, flag: true}
+		}
+		return filterValue{text: "0", present: true, flag: true}
+	}
+	f["window_index"] = text(p.WindowIndex)
+	f["window_name"] = text(p.WindowName)
+	f["session_name"] = text(p.SessionName)
+	f["pane_dead"] = flag(p.Dead)
+	f["pane_in_mode"] = flag(p.InMode)
+	f["cursor_x"] = text(strconv.Itoa(p.CursorX))
+	f["cursor_y"] = text(strconv.Itoa(p.CursorY))
+	return f
+}
+
+// GetWindowInfo describes the window named; with no target, the current
+// window of the oldest session.
+func (b *TmuxBackend) GetWindowInfo(ctx context.Context, in GetWindowInfoIn) (WindowInfo, error) {
+	w, err := b.server(in.Socket).Window(ctx, windowRef(in.WindowTarget), true)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// SplitWindow splits pane_id, or the active pane of the window named, and
+// returns the new pane.
+func (b *TmuxBackend) SplitWindow(ctx context.Context, in SplitWindowIn) (PaneInfo, error) {
+	srv := b.server(in.Socket)
+	p, err := srv.SplitWindow(ctx, in.PaneID, windowRef(in.WindowTarget), session.SplitArgs{
+		Direction: in.Direction,
+		Size:      string(in.Size),
+		Shell:     in.Shell,
+		SpawnArgs: session.SpawnArgs{
+			StartDirectory:  in.StartDirectory,
+			Environment:     in.Environment,
+			SuppressHistory: in.SuppressPersistentHistory,
+		},
+	})
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	return b.paneInfoOf(srv, p), nil
+}
+
+// RenameWindow renames the window named; its id stays valid.
+func (b *TmuxBackend) RenameWindow(ctx context.Context, in RenameWindowIn) (WindowInfo, error) {
+	if in.NewName == "" {
+		return WindowInfo{}, invalidArguments("new_name must not be empty")
+	}
+	w, err := b.server(in.Socket).RenameWindow(ctx, windowRef(in.WindowTarget), in.NewName)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// KillWindow kills window_id, unless this process runs in it.
+func (b *TmuxBackend) KillWindow(ctx context.Context, in KillWindowIn) (Message, error) {
+	if in.WindowID == "" {
+		return Message{}, Errorf(CodeTargetRequired, EffectsNone, "kill_window needs a window_id")
+	}
+	srv := b.server(in.Socket)
+	if b.opts.SelfPane != "" && b.selfOn(srv) {
+		panes, err := srv.Panes(ctx, session.PaneScope{Window: in.WindowID})
+		if err != nil {
+			return Message{}, err
+		}
+		if b.holdsSelf(srv, panes) {
+			return Message{}, Errorf(CodeTargetDenied, EffectsNone,
+				"refusing to kill window %s: it holds this MCP server's own pane %s", in.WindowID, b.opts.SelfPane)
+		}
+	}
+	if err := srv.KillWindow(ctx, in.WindowID); err != nil {
+		return Message{}, err
+	}
+	return Message{Result: "Window killed: " + in.WindowID}, nil
+}
+
+// SelectLayout arranges the panes of the window named.
+func (b *TmuxBackend) SelectLayout(ctx context.Context, in SelectLayoutIn) (WindowInfo, error) {
+	if in.Layout == "" {
+		return WindowInfo{}, invalidArguments("layout must not be empty")
+	}
+	w, err := b.server(in.Socket).SelectLayout(ctx, windowRef(in.WindowTarget), in.Layout)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// ResizeWindow resizes the window named.
+func (b *TmuxBackend) ResizeWindow(ctx context.Context, in ResizeWindowIn) (WindowInfo, error) {
+	var width, height int
+	if in.Width != nil {
+		width = *in.Width
+	}
+	if in.Height != nil {
+		height = *in.Height
+	}
+	w, err := b.server(in.Socket).ResizeWindow(ctx, windowRef(in.WindowTarget), width, height)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
+
+// MoveWindow moves the window named to another index or session.
+func (b *TmuxBackend) MoveWindow(ctx context.Context, in MoveWindowIn) (WindowInfo, error) {
+	w, err := b.server(in.Socket).MoveWindow(ctx, windowRef(in.WindowTarget), in.DestinationSession, in.DestinationIndex)
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	return windowInfoFrom(w), nil
+}
