@@ -12,32 +12,52 @@ import (
 // LookupSession returns a session from the model: the one with id when id
 // is given, else the one named exactly name, else (both empty) the oldest
 // session, the one with the lowest id, which no rename or activity can
-// change. It costs no tmux call while the model is current.
+// change. It costs no tmux call while the model is current. A miss is
+// checked once more against a fresh listing: the model learns of another
+// client's new session from a notification that may still be in flight.
 func (s *Server) LookupSession(ctx context.Context, id, name string) (Session, error) {
-	sessions, err := s.Sessions(ctx)
-	if err != nil {
-		return Session{}, err
+	for fresh := false; ; fresh = true {
+		sessions, err := s.Sessions(ctx)
+		if err != nil {
+			return Session{}, err
+		}
+		if x, ok := pickSession(sessions, id, name); ok {
+			return x, nil
+		}
+		if fresh || len(sessions) == 0 {
+			break // no server: nothing a notification could be about
+		}
+		s.model.markDirty()
 	}
 	switch {
 	case id != "":
-		for _, x := range sessions {
-			if x.ID == id {
-				return x, nil
-			}
-		}
 		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", id)
 	case name != "":
-		for _, x := range sessions {
-			if x.Name == name {
-				return x, nil
-			}
-		}
 		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", name)
 	}
-	if len(sessions) == 0 {
-		return Session{}, errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+	return Session{}, errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+}
+
+// pickSession is LookupSession's choice among sessions.
+func pickSession(sessions []Session, id, name string) (Session, bool) {
+	switch {
+	case id != "":
+		i := slices.IndexFunc(sessions, func(x Session) bool { return x.ID == id })
+		return sessionAt(sessions, i)
+	case name != "":
+		i := slices.IndexFunc(sessions, func(x Session) bool { return x.Name == name })
+		return sessionAt(sessions, i)
+	case len(sessions) == 0:
+		return Session{}, false
 	}
-	return slices.MinFunc(sessions, func(a, b Session) int { return compareIDs(a.ID, b.ID) }), nil
+	return slices.MinFunc(sessions, func(a, b Session) int { return compareIDs(a.ID, b.ID) }), true
+}
+
+func sessionAt(sessions []Session, i int) (Session, bool) {
+	if i < 0 {
+		return Session{}, false
+	}
+	return sessions[i], true
 }
 
 // compareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
@@ -95,6 +115,7 @@ func (s *Server) Leave(ctx context.Context, id string) {
 	if attached == "" || attached != id || c == nil || c.Err() != nil {
 		return
 	}
+	s.model.markDirty() // a fresh list: another client's new session will do
 	sessions, err := s.Sessions(ctx)
 	if err != nil {
 		return
