@@ -58,13 +58,15 @@ func isDigits(s string) bool {
 	return true
 }
 
-// readWindow is the command that prints target's window as one row.
+// readWindow is the command that prints target's window as one row: the
+// row of its active pane, whose pane_id is the window's active pane. Not
+// display-message, which does not fail on a target it cannot find: it
+// prints empty fields for @999 and the current window for $1:999.
 func (s *Server) readWindow(target string) controlmode.Command {
-	return controlmode.NewCommand("display-message", "-p", "-t", target, "-F", s.fmts.windows.format)
+	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.format)
 }
 
-// parseWindow reads readWindow's reply. display-message prints empty
-// fields, not an error, for some targets it cannot resolve.
+// parseWindow reads readWindow's reply.
 func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
 	rows, ok := s.fmts.windows.parse(r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
@@ -311,14 +313,15 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		dst = sess.ID
 	}
 	// The window's id and session, for the destination and the read-back.
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{window_id} #{session_id}"))
+	rs, err := s.exec(ctx, s.readWindow(t))
 	if err != nil {
 		return Window{}, err
 	}
-	wid, sid, _ := strings.Cut(strings.Join(rs[0].Lines, ""), " ")
-	if !strings.HasPrefix(wid, "@") || sid == "" {
-		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", t)
+	src, err := s.parseWindow(rs[0], t)
+	if err != nil {
+		return Window{}, err
 	}
+	wid, sid := src.ID, src.SessionID
 	if dst == "" {
 		dst = sid
 	}
