@@ -448,6 +448,9 @@ func TestPaneSelfProtection(t *testing.T) {
 			env.backend.opts.SelfPane = self
 			env.backend.opts.SelfSocketPath = env.fx.SocketPath()
 			pid := env.fx.Tmux(t, "display-message", "-p", "-t", self, "#{pane_pid}")
+			// A pane_id is an id: a target such as "self:0.0" that tmux
+			// would resolve to this very pane is refused before any I/O.
+			wantCode(t, env.fail(t, "kill_pane", map[string]any{"pane_id": "self:0.0"}), CodeInvalidArguments)
 
 			for _, call := range []struct {
 				tool string
@@ -455,7 +458,6 @@ func TestPaneSelfProtection(t *testing.T) {
 			}{
 				{"kill_pane", map[string]any{"pane_id": self}},
 				{"respawn_pane", map[string]any{"pane_id": self}},
-				{"kill_pane", map[string]any{"pane_id": "self:0.0"}}, // resolved, then refused
 			} {
 				e := env.fail(t, call.tool, call.args)
 				wantCode(t, e, CodeTargetDenied)

@@ -444,6 +444,8 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 // one target where it needs one.
 func minimalArgs(t *testing.T, tool string) map[string]any {
 	t.Helper()
+	ids := map[string]string{"window_id": "@1", "session_id": "$1", "window_index": "1", "session_name": "x1",
+		"source_pane_id": "%1", "target_pane_id": "%2"}
 	d := lookupTool(tool)
 	args := map[string]any{}
 	for _, name := range d.spec.schema.Required {
@@ -457,14 +459,22 @@ func minimalArgs(t *testing.T, tool string) map[string]any {
 			args[name] = []any{map[string]any{"keys": "x", "pane_id": "%1"}}
 		case p.Type == "string" && strings.HasSuffix(name, "pane_id"):
 			args[name] = "%1"
+		case p.Type == "string" && name == "layout":
+			args[name] = "tiled"
+		case p.Type == "string" && ids[name] != "":
+			args[name] = ids[name]
 		case p.Type == "string":
 			args[name] = "x1"
 		}
 	}
 	if len(d.needsTarget) > 0 {
-		args[d.needsTarget[0]] = "%1"
-		if p := d.spec.schema.Properties[d.needsTarget[0]]; len(p.Enum) > 0 {
-			args[d.needsTarget[0]] = p.Enum[0]
+		name := d.needsTarget[0]
+		args[name] = ids[name]
+		if args[name] == "" {
+			args[name] = "%1"
+		}
+		if p := d.spec.schema.Properties[name]; len(p.Enum) > 0 {
+			args[name] = p.Enum[0]
 		}
 	}
 	return args
