@@ -65,8 +65,9 @@ func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
 	if err != nil {
 		return Pane{}, err
 	}
+	// display-message prints empty fields for a pane that is gone.
 	ps, ok := s.fmts.panes.parse(rs[0].Lines)
-	if !ok || len(ps) != 1 {
+	if !ok || len(ps) != 1 || ps[0].ID != id {
 		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", id)
 	}
 	return ps[0], nil

@@ -118,6 +118,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		}
 		r := st.read(cursor)
 		cursor = r.next
+		if r.connLost {
+			return RunResult{}, errorf(CodeConnectionLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
+		}
 		text.write(r.data)
 		for _, l := range text.take() {
 			// A shell may print its continuation prompt ("> ") before

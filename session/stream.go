@@ -29,6 +29,11 @@ type paneStream struct {
 	snapshot []string
 	gone     bool   // the pane no longer exists
 	source   uint64 // the client whose output this is; others are echoes
+	// connLostAt is the offset of the marker put where the client that
+	// delivered this pane's output ended: readers covering it cannot know
+	// what the pane printed after.
+	connLostAt int64
+	connLost   bool
 	waiters  int
 }
 
@@ -98,9 +103,14 @@ func (p *paneStream) close() {
 func (p *paneStream) sourceEnded(src uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.source == src {
-		p.source = 0
+	if p.source != src {
+		return
 	}
+	p.source = 0
+	p.connLost, p.connLostAt = true, p.end()
+	p.lost, p.lostAt, p.snapshot = true, p.end(), nil
+	p.data = append(p.data, 0)
+	p.broadcast()
 }
 
 // streamRead is what a reader at some offset gets.
@@ -114,6 +124,9 @@ type streamRead struct {
 	paused   bool
 	snapshot []string
 	gone     bool
+	// connLost reports that the client delivering the output ended after
+	// the offset: output from then on may be missing.
+	connLost bool
 }
 
 // read returns what came after offset, without waiting.
@@ -124,6 +137,7 @@ func (p *paneStream) read(offset int64) streamRead {
 	if p.lost && offset <= p.lostAt && p.lostAt < r.next {
 		r.paused, r.snapshot = true, p.snapshot
 	}
+	r.connLost = p.connLost && offset <= p.connLostAt && p.connLostAt < r.next
 	if offset < p.start {
 		r.missed = p.start - offset
 		offset = p.start

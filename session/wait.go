@@ -211,6 +211,14 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		}
 		r := st.read(cursor)
 		cursor = r.next
+		if r.connLost {
+			// The client ended: because the pane's session went with the
+			// pane, or for a reason that leaves the pane running.
+			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
+				return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			}
+			return WaitResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+		}
 		if len(r.data) > 0 {
 			res.SawNewOutput = true
 		}
