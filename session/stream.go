@@ -34,7 +34,7 @@ type paneStream struct {
 	// what the pane printed after.
 	connLostAt int64
 	connLost   bool
-	waiters  int
+	waiters    int
 }
 
 func newPaneStream() *paneStream {
