@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -68,8 +69,23 @@ func TestResourceSubscriptions(t *testing.T) {
 					}
 				}
 			}
-			env.fx.Tmux(t, "new-session", "-d", "-s", "other")
-			await("tmux://sessions")
+			// A 2026-07-28 subscription may start listening just after
+			// Subscribe returns: change things until one is heard.
+			for i := 0; ; i++ {
+				env.fx.Tmux(t, "new-session", "-d", "-s", fmt.Sprint("other", i))
+				select {
+				case u := <-got:
+					if u != "tmux://sessions" {
+						continue
+					}
+				case <-time.After(time.Second):
+					if i < 10 {
+						continue
+					}
+					t.Fatal("no notifications/resources/updated for tmux://sessions")
+				}
+				break
+			}
 			// 200 lines of output in a burst are gathered into a few updates.
 			env.fx.Tmux(t, "send-keys", "-t", pane, "seq 200", "Enter")
 			await(content)
