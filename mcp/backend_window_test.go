@@ -313,9 +313,25 @@ func TestSelectLayout(t *testing.T) {
 			t.Fatalf("custom layout: tmux has %q, want %q", got, tiled)
 		}
 
-		e := env.fail(t, "select_layout", map[string]any{"window_id": w.WindowID, "layout": "bogus"})
+		// tmux 3.3a crashes on these: they never reach it.
+		for _, bad := range []string{"bogus", "tiledx", "main-horizontal-", "even-h"} {
+			e := env.fail(t, "select_layout", map[string]any{"window_id": w.WindowID, "layout": bad})
+			if e.Code != CodeInvalidArguments || e.Effects != EffectsNone {
+				t.Fatalf("layout %q: got %+v", bad, e)
+			}
+		}
+		if version := env.fx.Tmux(t, "display-message", "-p", "#{version}"); version < "3.5" {
+			e := env.fail(t, "select_layout", map[string]any{"window_id": w.WindowID, "layout": "main-vertical-mirrored"})
+			if e.Code != CodeInvalidArguments || e.Effects != EffectsNone {
+				t.Fatalf("a mirrored layout on tmux %s: got %+v", version, e)
+			}
+		}
+		e := env.fail(t, "select_layout", map[string]any{"window_id": w.WindowID, "layout": "ffff,1x1,0,0,0"})
 		if e.Code != CodeTmuxError || e.Effects != EffectsPossible {
-			t.Fatalf("bad layout: got %+v", e)
+			t.Fatalf("a layout string tmux refuses: got %+v", e)
+		}
+		if _, err := env.fx.TryTmux("has-session", "-t", sid); err != nil {
+			t.Fatal("the server died")
 		}
 		wantCode(t, env.fail(t, "select_layout", map[string]any{"window_id": "@999", "layout": "tiled"}), CodeNotFound)
 		wantCode(t, env.fail(t, "select_layout", map[string]any{"layout": "tiled"}), CodeTargetRequired)

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -215,11 +217,59 @@ func (s *Server) RenameWindow(ctx context.Context, ref WindowRef, name string) (
 	})
 }
 
+// Layouts select-layout is given. tmux 3.3a crashes on a name that starts
+// with a layout's name and goes on ("tiledx", "main-vertical-mirrored"),
+// so only these names, and layout strings as #{window_layout} prints them,
+// are passed on.
+var (
+	layoutNames     = []string{"even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"}
+	mirroredLayouts = []string{"main-horizontal-mirrored", "main-vertical-mirrored"} // tmux 3.5 and later
+	layoutString    = regexp.MustCompile(`^[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\[\]]*$`)
+)
+
 // SelectLayout arranges the panes of the window ref names and returns it.
+// layout is one of the preset names or a layout string as
+// #{window_layout} prints it; anything else is refused before it reaches
+// tmux.
 func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string) (Window, error) {
+	switch {
+	case slices.Contains(layoutNames, layout), layoutString.MatchString(layout):
+	case slices.Contains(mirroredLayouts, layout):
+		if _, err := s.connect(ctx); err != nil {
+			return Window{}, err
+		}
+		if v := s.Version(); !versionAtLeast(v, 3, 5) {
+			return Window{}, errorf(CodeInvalidArguments, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, v)
+		}
+	default:
+		return Window{}, errorf(CodeInvalidArguments, false,
+			"layout %q: want %s, %s, or a layout string as #{window_layout} prints it",
+			layout, strings.Join(layoutNames, ", "), strings.Join(mirroredLayouts, ", "))
+	}
 	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
 		return controlmode.NewCommand("select-layout", "-t", t).Text(layout)
 	})
+}
+
+// versionAtLeast reports whether tmux version v ("3.3a", "next-3.6",
+// "master") is major.minor or later. A version it cannot read is taken as
+// a development build, so as new.
+func versionAtLeast(v string, major, minor int) bool {
+	v = strings.TrimPrefix(v, "next-")
+	maj, rest, ok := strings.Cut(v, ".")
+	a, err := strconv.Atoi(maj)
+	if !ok || err != nil {
+		return true
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	b, err := strconv.Atoi(rest[:i])
+	if err != nil {
+		return true
+	}
+	return a > major || a == major && b >= minor
 }
 
 // ResizeWindow resizes the window ref names (a zero dimension is left as

@@ -1,0 +1,40 @@
+package session
+
+import "testing"
+
+func TestVersionAtLeast(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"3.3a", false}, {"3.4", false}, {"3.5", true}, {"3.5a", true}, {"3.10", true}, {"4.0", true},
+		{"2.9a", false}, {"next-3.6", true}, {"next-3.4", false}, {"master", true}, {"", true},
+	} {
+		if got := versionAtLeast(tc.v, 3, 5); got != tc.want {
+			t.Errorf("versionAtLeast(%q, 3, 5): got %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestSelectLayoutRefusesNamesThatCrashTmux(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	id := fx.NewSession(t, "s")
+	forked := s.ConnStats().Forked
+	for _, bad := range []string{"tiledx", "main-horizontal-", "main-vertical-mirrored", "even", "", "1234"} {
+		_, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, bad)
+		if e, ok := err.(*Error); !ok || e.Code != CodeInvalidArguments || e.Written {
+			t.Errorf("layout %q: got %v, want invalid_arguments with nothing written", bad, err)
+		}
+	}
+	w, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, "tiled")
+	if err != nil || w.SessionID != id {
+		t.Fatalf("tiled: got %+v, %v", w, err)
+	}
+	if _, err := fx.TryTmux("has-session", "-t", id); err != nil {
+		t.Fatalf("the server died: %v", err)
+	}
+	if s.ConnStats().Forked != forked {
+		t.Errorf("forked a tmux")
+	}
+}
