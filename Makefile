@@ -7,10 +7,11 @@ BENCHTIME ?= 1s
 ARGS      ?=
 
 # The end-to-end tests' node packages, installed only when test/e2e/package.json
-# exists, and again only when package.json or package-lock.json changed (npm writes
-# node_modules/.package-lock.json last).
+# exists and npm is installed, and again only when package.json or package-lock.json
+# changed (npm writes node_modules/.package-lock.json last). Without them the node test
+# in cmd/tmux-mcp skips, or fails under CI=true.
 E2E      := test/e2e
-E2E_DEPS := $(if $(wildcard $(E2E)/package.json),$(E2E)/node_modules/.package-lock.json)
+E2E_DEPS := $(if $(and $(wildcard $(E2E)/package.json),$(shell command -v npm)),$(E2E)/node_modules/.package-lock.json)
 
 .PHONY: help build test fuzz bench lint run
 
