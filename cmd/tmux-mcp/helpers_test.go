@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -307,6 +308,7 @@ func parseResponse(t testing.TB, line string) response {
 type rawServer struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	stdout io.ReadCloser
 	lines  chan string // stdout, line by line; closed at EOF
 	stderr *syncBuffer
 }
@@ -321,8 +323,7 @@ func startRaw(t testing.TB, fx *fixtures.Server, args ...string) *rawServer {
 	if r.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
+	if r.stdout, err = cmd.StdoutPipe(); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
@@ -330,7 +331,7 @@ func startRaw(t testing.TB, fx *fixtures.Server, args ...string) *rawServer {
 	}
 	go func() {
 		defer close(r.lines)
-		sc := bufio.NewScanner(stdout)
+		sc := bufio.NewScanner(r.stdout)
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
 			r.lines <- sc.Text()
@@ -382,8 +383,11 @@ func (r *rawServer) wait(t testing.TB, d time.Duration) (int, []string) {
 			}
 			err := r.cmd.Wait()
 			var ee *exec.ExitError
-			if err != nil && !errors.As(err, &ee) {
+			if err != nil && !errors.As(err, &ee) && !errors.Is(err, os.ErrClosed) {
 				t.Fatal(err)
+			}
+			if ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				t.Fatalf("killed by %v\nstderr:\n%s", ws.Signal(), r.stderr)
 			}
 			return r.cmd.ProcessState.ExitCode(), rest
 		case <-deadline:

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/mcp"
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// BenchmarkStdioToolCall measures tool calls as an MCP client sees them:
+// the Go SDK client, over stdio, against the built binary. Beside each
+// tool it reports, measured in the same process against the same tmux
+// server, the raw control-mode round trip (controlmode.Conn.Exec of
+// display-message, the floor any call over the channel pays) and a
+// fork-per-call tmux (what most tmux MCP servers pay), all as medians:
+//
+//	µs/call     the tool's median latency
+//	raw-µs      the median raw round trip
+//	fork-µs     the median fork-per-call tmux
+//	x-raw       tool median / raw round trip (the bar: at most 4)
+//	x-fork      fork / tool median (the bar: at least 10)
+func BenchmarkStdioToolCall(b *testing.B) {
+	fx := fixtures.NewServer(b)
+	sid := fx.NewSession(b, "bench", "cat >/dev/null")
+	pane := fx.Tmux(b, "display-message", "-p", "-t", sid, "#{pane_id}")
+
+	cmd := exec.Command(binary(b), "--socket", fx.Socket)
+	cmd.Env = childEnv(fx)
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil).
+		Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cs.Close() })
+
+	raw := rawMedian(b, fx, sid, 2000)
+	fork := forkMedian(b, fx, 200)
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_panes", map[string]any{"session_id": sid}},
+		{"get_pane_info", map[string]any{"pane_id": pane}},
+		{"capture_pane", map[string]any{"pane_id": pane}},
+		{"send_keys", map[string]any{"pane_id": pane, "keys": "x", "literal": true}},
+	} {
+		b.Run(tc.tool, func(b *testing.B) {
+			call := func() {
+				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.IsError {
+					b.Fatalf("%s: %s", tc.tool, textOf(res))
+				}
+			}
+			call() // warm: the first call connects the control client
+			lat := make([]time.Duration, 0, 1024)
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				call()
+				lat = append(lat, time.Since(t0))
+			}
+			med := us(median(lat))
+			b.ReportMetric(med, "µs/call")
+			b.ReportMetric(raw, "raw-µs")
+			b.ReportMetric(fork, "fork-µs")
+			b.ReportMetric(med/raw, "x-raw")
+			b.ReportMetric(fork/med, "x-fork")
+		})
+	}
+
+	// What a client pays to learn the catalogue, in bytes on the wire.
+	b.Run("tools_list", func(b *testing.B) {
+		b.ReportMetric(float64(toolsListBytes(b, fx)), "bytes")
+		for b.Loop() {
+			for _, err := range cs.Tools(ctx, nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkInProcessToolCall splits the cost of BenchmarkStdioToolCall by
+// layer, in one process: "backend" calls the mcp.TmuxBackend method
+// directly (session layer plus the control channel), "inmemory" goes
+// through the MCP server and the Go SDK client over in-memory transports
+// (adding JSON-RPC, schema checks and the SDK's goroutines, but no pipes
+// and no second process).
+func BenchmarkInProcessToolCall(b *testing.B) {
+	fx := fixtures.NewServer(b)
+	sid := fx.NewSession(b, "bench", "cat >/dev/null")
+	pane := fx.Tmux(b, "display-message", "-p", "-t", sid, "#{pane_id}")
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	b.Cleanup(func() { m.Close() })
+	backend := mcp.NewTmuxBackend(m, &mcp.TmuxOptions{Socket: session.Socket{Name: fx.Socket}})
+	srv, err := mcp.NewServer(backend, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	cs, closeAll, err := connectInMemory(ctx, srv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(closeAll)
+	raw := rawMedian(b, fx, sid, 2000)
+
+	target := mcp.PaneTarget{PaneID: pane}
+	for _, tc := range []struct {
+		tool   string
+		args   map[string]any
+		direct func() error
+	}{
+		{"list_panes", map[string]any{"session_id": sid}, func() error {
+			_, err := backend.ListPanes(ctx, mcp.ListPanesIn{SessionTarget: mcp.SessionTarget{SessionID: sid}})
+			return err
+		}},
+		{"get_pane_info", map[string]any{"pane_id": pane}, func() error {
+			_, err := backend.GetPaneInfo(ctx, mcp.GetPaneInfoIn{PaneTarget: target})
+			return err
+		}},
+		{"capture_pane", map[string]any{"pane_id": pane}, func() error {
+			_, err := backend.CapturePane(ctx, mcp.CapturePaneIn{PaneTarget: target, MaxLines: 500})
+			return err
+		}},
+		{"send_keys", map[string]any{"pane_id": pane, "keys": "x", "literal": true}, func() error {
+			_, err := backend.SendKeys(ctx, mcp.SendKeysIn{PaneTarget: target, Keys: "x", Literal: true, Enter: true})
+			return err
+		}},
+	} {
+		viaMCP := func() error {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
+			if err == nil && res.IsError {
+				err = errors.New(textOf(res))
+			}
+			return err
+		}
+		for _, layer := range []struct {
+			name string
+			call func() error
+		}{{"backend", tc.direct}, {"inmemory", viaMCP}} {
+			b.Run(tc.tool+"/"+layer.name, func(b *testing.B) {
+				if err := layer.call(); err != nil { // warm
+					b.Fatal(err)
+				}
+				lat := make([]time.Duration, 0, 1024)
+				b.ReportAllocs()
+				for b.Loop() {
+					t0 := time.Now()
+					if err := layer.call(); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				med := us(median(lat))
+				b.ReportMetric(med, "µs/call")
+				b.ReportMetric(raw, "raw-µs")
+				b.ReportMetric(med/raw, "x-raw")
+			})
+		}
+	}
+}
+
+// rawMedian returns the median, in µs, of n sequential Exec round trips of
+// display-message on a control client of its own, attached to session.
+func rawMedian(b *testing.B, fx *fixtures.Server, session string, n int) float64 {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := controlmode.Start(ctx, &controlmode.Options{
+		Tmux: fx.Bin, Socket: fx.Socket, Command: []string{"attach-session", "-t", session},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	cmd := controlmode.NewCommand("display-message", "-p", "x")
+	lat := make([]time.Duration, 0, n)
+	for range n + n/10 { // the first tenth warms up
+		t0 := time.Now()
+		if _, err := c.Exec(ctx, cmd); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return us(median(lat[n/10:]))
+}
+
+// forkMedian returns the median, in µs, of n one-shot `tmux display-message`
+// processes.
+func forkMedian(b *testing.B, fx *fixtures.Server, n int) float64 {
+	b.Helper()
+	lat := make([]time.Duration, 0, n)
+	for range n {
+		t0 := time.Now()
+		cmd := exec.Command(fx.Bin, fx.Args("display-message", "-p", "x")...)
+		cmd.Env = fx.Env()
+		if out, err := cmd.Output(); err != nil || string(out) != "x\n" {
+			b.Fatalf("fork: %q %v", out, err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	return us(median(lat))
+}
+
+// toolsListBytes returns the size of the tools/list response line a
+// default (mutating tier) server writes.
+func toolsListBytes(tb testing.TB, fx *fixtures.Server, args ...string) int {
+	tb.Helper()
+	r := startRaw(tb, fx, args...)
+	r.send(tb, initialize)
+	r.next(tb, 30*time.Second)
+	r.send(tb, initialized, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	line := r.next(tb, 30*time.Second)
+	if resp := parseResponse(tb, line); resp.ID != 1.0 || resp.Error != nil {
+		tb.Fatalf("tools/list: %s", line)
+	}
+	_ = r.stdin.Close()
+	r.wait(tb, 30*time.Second)
+	return len(line) + 1 // and its newline
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// TestToolsListSize logs what tools/list costs a client, per tier.
+func TestToolsListSize(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	for _, tier := range []string{"readonly", "mutating", "destructive"} {
+		n := toolsListBytes(t, fx, "--safety", tier)
+		if n > 1<<20 {
+			t.Errorf("%s: tools/list is %d bytes, over the 1 MiB response cap", tier, n)
+		}
+		t.Logf("tools/list at %s: %d bytes", tier, n)
+	}
+}
