@@ -44,6 +44,11 @@ type Options struct {
 	OnNotification func(Notification)
 	// Logger receives reports of unknown and stray lines. Nil discards.
 	Logger *slog.Logger
+	// NoStartServer passes -N: the client never starts a server, even for
+	// a command that would (attach-session starts one to say "no
+	// sessions", and that server, exiting at once, can take down a server
+	// another client is starting on the same socket).
+	NoStartServer bool
 	// Pipes runs the client on a pair of pipes instead of a pseudo-terminal.
 	// The pty is the default: the client gets a tty name in list-clients as
 	// a person's client does. Pipes skip the terminal line discipline, which
@@ -191,6 +196,9 @@ func (c *Conn) argv() []string {
 		argv = append(argv, "-S", c.opts.SocketPath)
 	case c.opts.Socket != "":
 		argv = append(argv, "-L", c.opts.Socket)
+	}
+	if c.opts.NoStartServer {
+		argv = append(argv, "-N")
 	}
 	argv = append(argv, "-C")
 	if c.opts.Command == nil {
@@ -348,9 +356,9 @@ func (c *Conn) Exec(ctx context.Context, cmds ...Command) ([]Reply, error) {
 func (c *Conn) closedErr() error {
 	select {
 	case <-c.done:
-		return c.err
+		return notSent{c.err}
 	default:
-		return &ExitError{Detail: "closing"}
+		return notSent{&ExitError{Detail: "closing"}}
 	}
 }
 

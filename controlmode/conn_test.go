@@ -243,8 +243,8 @@ func TestExecAfterServerKilled(t *testing.T) {
 	}
 	_, err := c.Exec(context.Background(), display("x"))
 	elapsed := time.Since(start)
-	if !errors.Is(err, controlmode.ErrClosed) {
-		t.Fatalf("got %v, want an error wrapping ErrClosed", err)
+	if !errors.Is(err, controlmode.ErrClosed) || !errors.Is(err, controlmode.ErrNotSent) {
+		t.Fatalf("got %v, want an error wrapping ErrClosed and ErrNotSent", err)
 	}
 	var ee *controlmode.ExitError
 	if !errors.As(c.Err(), &ee) || ee.Reason != "server exited unexpectedly" {
@@ -418,6 +418,10 @@ func TestSlowSubscriberIsToldWhatItLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := <-sub.C()
+	// The count of what was lost comes with the next delivery.
+	if _, err := c.Exec(ctx, cmd("rename-session", "-t", id, "last")); err != nil {
+		t.Fatal(err)
+	}
 	second := <-sub.C()
 	lost, ok := second.(controlmode.Lost)
 	if !ok || lost.N == 0 {

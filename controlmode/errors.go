@@ -14,6 +14,18 @@ var ErrClosed = errors.New("controlmode: connection closed")
 // after the first failure.
 var ErrSkipped = errors.New("controlmode: not run: an earlier command on the same line failed")
 
+// ErrNotSent is wrapped, with an error wrapping [ErrClosed], by what Exec
+// returns when the connection was ending before the call's line was
+// queued: tmux never saw it, so it is safe to send again elsewhere.
+var ErrNotSent = errors.New("controlmode: not sent")
+
+// notSent wraps the error that ended a connection for a call that was
+// refused before it was queued.
+type notSent struct{ err error }
+
+func (e notSent) Error() string   { return "not sent: " + e.err.Error() }
+func (e notSent) Unwrap() []error { return []error{ErrNotSent, e.err} }
+
 // ErrInvalidCommand is wrapped by errors about commands that cannot be put
 // on the wire (a NUL byte in an argument, an invalid command name). Nothing is
 // written when Exec returns it.

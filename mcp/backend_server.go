@@ -63,8 +63,8 @@ func (b *TmuxBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (Se
 func (b *TmuxBackend) CreateSession(ctx context.Context, in CreateSessionIn) (SessionInfo, error) {
 	a := session.CreateSessionArgs{
 		// tmux expands formats in both names; double # so they are literal.
-		Name:       strings.ReplaceAll(in.SessionName, "#", "##"),
-		WindowName: strings.ReplaceAll(in.WindowName, "#", "##"),
+		Name:       in.SessionName,
+		WindowName: in.WindowName,
 		SpawnArgs: session.SpawnArgs{
 			StartDirectory:  in.StartDirectory,
 			Environment:     in.Environment,

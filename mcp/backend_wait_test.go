@@ -26,7 +26,7 @@ func TestWaitForTextTool(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_, _ = env.fx.TryTmux("send-keys", "-t", pane, "printf 'RE%sDY\\n' A", "Enter")
+			_, _ = env.fx.TryTmux("send-keys", "-t", pane, "sleep 0.3; printf 'RE%sDY\\n' A", "Enter")
 		}()
 		var r WaitForTextResult
 		env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"ready"}, "timeout": 20}, &r)

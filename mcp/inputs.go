@@ -407,13 +407,13 @@ type (
 type (
 	// ShowOptionIn is the input of show_option.
 	ShowOptionIn struct {
-		Option string `json:"option" jsonschema:"Option name, e.g. history-limit." mcp:"len=256;line"`
+		Option string `json:"option" jsonschema:"Option name, e.g. history-limit." mcp:"len=256;line;pattern=^@?[A-Za-z0-9_-]+(\\[[0-9]+\\])?$"`
 		OptionScope
 		Socket
 	}
 	// SetOptionIn is the input of set_option.
 	SetOptionIn struct {
-		Option string `json:"option" jsonschema:"Option name." mcp:"len=256;line"`
+		Option string `json:"option" jsonschema:"Option name." mcp:"len=256;line;pattern=^@?[A-Za-z0-9_-]+(\\[[0-9]+\\])?$"`
 		Value  string `json:"value" jsonschema:"New value." mcp:"len=65536"`
 		OptionScope
 		Socket
@@ -463,7 +463,7 @@ type (
 	}
 	// ShowHookIn is the input of show_hook.
 	ShowHookIn struct {
-		HookName string `json:"hook_name" jsonschema:"Hook name, e.g. pane-exited." mcp:"len=128;line"`
+		HookName string `json:"hook_name" jsonschema:"Hook name, e.g. pane-exited." mcp:"len=128;line;pattern=^[a-z-]+(\\[[0-9]+\\])?$"`
 		OptionScope
 		Socket
 	}

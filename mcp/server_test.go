@@ -445,7 +445,7 @@ func TestEveryToolAnswersWithinItsOutputSchema(t *testing.T) {
 func minimalArgs(t *testing.T, tool string) map[string]any {
 	t.Helper()
 	ids := map[string]string{"window_id": "@1", "session_id": "$1", "window_index": "1", "session_name": "x1",
-		"source_pane_id": "%1", "target_pane_id": "%2"}
+		"source_pane_id": "%1", "target_pane_id": "%2", "hook_name": "pane-exited", "option": "history-limit"}
 	d := lookupTool(tool)
 	args := map[string]any{}
 	for _, name := range d.spec.schema.Required {

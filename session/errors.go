@@ -104,6 +104,8 @@ func fromExec(err error) error {
 			code = CodeNotFound
 		}
 		return &Error{Code: code, Msg: ce.Error(), Written: true, Err: err}
+	case errors.Is(err, controlmode.ErrNotSent):
+		return &Error{Code: CodeConnectionLost, Msg: "the tmux control connection ended before the call was sent: " + err.Error(), Err: err}
 	case errors.Is(err, controlmode.ErrClosed):
 		return &Error{Code: CodeConnectionLost, Msg: "the tmux control connection ended during the call: " + err.Error(), Written: true, Err: err}
 	case errors.Is(err, context.Canceled):

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,8 +102,8 @@ func (s *Server) ShowOption(ctx context.Context, t OptionTable, name string) (Op
 	if err != nil {
 		return OptionValue{}, err
 	}
-	if name == "" {
-		return OptionValue{}, errorf(CodeInvalidArguments, false, "no option name given")
+	if !optionName.MatchString(name) {
+		return OptionValue{}, errorf(CodeInvalidArguments, false, "%q is not an option name", name)
 	}
 	if !t.Global {
 		flags = append(flags, "-A")
@@ -116,6 +117,32 @@ func (s *Server) ShowOption(ctx context.Context, t OptionTable, name string) (Op
 		return OptionValue{}, err
 	}
 	return parseOption(name, rs[0].Lines, rs[1].Lines), nil
+}
+
+// optionName is what an option name may be. tmux expands formats in the
+// name given to show-options and set-option, so anything else could run
+// #(shell commands) on the server.
+var optionName = regexp.MustCompile(`^@?[A-Za-z0-9_-]+(\[[0-9]+\])?$`)
+
+// hooks are tmux 3.2-3.6's hook names, besides every after-<command>.
+var hooks = map[string]bool{
+	"alert-activity": true, "alert-bell": true, "alert-silence": true, "client-active": true,
+	"client-attached": true, "client-detached": true, "client-focus-in": true, "client-focus-out": true,
+	"client-light-theme": true, "client-dark-theme": true,
+	"client-resized": true, "client-session-changed": true, "command-error": true, "pane-died": true,
+	"pane-exited": true, "pane-focus-in": true, "pane-focus-out": true, "pane-mode-changed": true,
+	"pane-set-clipboard": true, "pane-title-changed": true, "session-closed": true, "session-created": true,
+	"session-renamed": true, "session-window-changed": true, "window-layout-changed": true,
+	"window-linked": true, "window-pane-changed": true, "window-renamed": true, "window-resized": true,
+	"window-unlinked": true,
+}
+
+// isHook reports whether option name (perhaps with an [index]) is a hook.
+func isHook(name string) bool {
+	if i := strings.IndexByte(name, '['); i > 0 {
+		name = name[:i]
+	}
+	return hooks[name] || strings.HasPrefix(name, "after-")
 }
 
 // optionKey splits a key of show-options output: "name[3]*" is name,
@@ -185,8 +212,13 @@ func (s *Server) SetOption(ctx context.Context, t OptionTable, name, value strin
 	if err != nil {
 		return err
 	}
-	if name == "" {
-		return errorf(CodeInvalidArguments, false, "no option name given")
+	if !optionName.MatchString(name) {
+		return errorf(CodeInvalidArguments, false, "%q is not an option name", name)
+	}
+	if isHook(name) {
+		// Hooks are options whose values tmux runs as commands; the
+		// catalogue has no tool that sets hooks, on purpose.
+		return errorf(CodeInvalidArguments, false, "%s is a hook, and hooks cannot be set through set_option", name)
 	}
 	_, err = s.exec(ctx, controlmode.NewCommand("set-option", flags...).Text(name, value))
 	return err

@@ -375,9 +375,6 @@ func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, er
 	return s.paneAction(ctx, id, controlmode.NewCommand("resize-pane", "-Z", "-t", id))
 }
 
-// formatText escapes text for an argument tmux expands as a format.
-func formatText(s string) string { return strings.ReplaceAll(s, "#", "##") }
-
 // SetPaneTitle sets the title of the pane ref names and returns it. The
 // title is taken literally: tmux would expand formats in it.
 func (s *Server) SetPaneTitle(ctx context.Context, ref PaneRef, title string) (Pane, error) {
@@ -385,7 +382,7 @@ func (s *Server) SetPaneTitle(ctx context.Context, ref PaneRef, title string) (P
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneAction(ctx, t, controlmode.NewCommand("select-pane", "-t", t, "-T", formatText(title)))
+	return s.paneAction(ctx, t, controlmode.NewCommand("select-pane", "-t", t, "-T", formatLiteral(title)))
 }
 
 // ClearPane resets the terminal of the pane ref names (send-keys -R, which

@@ -78,7 +78,7 @@ func (a SpawnArgs) args() ([]string, error) {
 			return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory", a.StartDirectory)
 		}
 		// tmux expands formats in -c; a directory holds none.
-		out = append(out, "-c", strings.ReplaceAll(abs, "#", "##"))
+		out = append(out, "-c", formatLiteral(abs))
 	}
 	env := make(map[string]string, len(a.Environment)+len(historyOff))
 	for k, v := range a.Environment {
@@ -119,11 +119,12 @@ type CreateSessionArgs struct {
 // process. With no server running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
 	args := []string{"-d", "-P", "-F", s.fmts.sessions.format}
+	// tmux expands formats in both names.
 	if a.Name != "" {
-		args = append(args, "-s", a.Name)
+		args = append(args, "-s", formatLiteral(a.Name))
 	}
 	if a.WindowName != "" {
-		args = append(args, "-n", a.WindowName)
+		args = append(args, "-n", formatLiteral(a.WindowName))
 	}
 	if a.Width > 0 {
 		args = append(args, "-x", strconv.Itoa(a.Width))

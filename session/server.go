@@ -278,6 +278,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 		SocketPath:     s.sock.Path,
 		Command:        cmd,
 		OnNotification: func(n controlmode.Notification) { handle(src, ref, n) },
+		NoStartServer:  true,
 		Logger:         s.opts.Logger,
 		Pipes:          s.opts.Pipes,
 	})
@@ -428,6 +429,12 @@ func (s *Server) sync(ctx context.Context) error {
 			s.installSync(epoch, s.Generation(), rs)
 			return nil, nil
 		})
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeConnectionLost {
+			// A resync only reads: if the client ended under it (its
+			// session killed, say), read again on the next one.
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -462,12 +469,42 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			return nil, fromExec(err)
 		}
 	}
-	c, err := s.connect(ctx)
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		c, err := s.connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := c.Exec(ctx, cmds...)
+		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
+			// The client was ending (its session killed, it was detached)
+			// and tmux never saw these commands, or saw only reads: send
+			// them again on the next client.
+			select {
+			case <-c.Done():
+			case <-ctx.Done():
+				return nil, fromExec(ctx.Err())
+			}
+			continue
+		}
+		return rs, fromExec(err)
 	}
-	rs, err := c.Exec(ctx, cmds...)
-	return rs, fromExec(err)
+}
+
+// readOnlyCommands change nothing in tmux, so a line of them may be sent
+// again when the client ends before it is answered.
+var readOnlyCommands = map[string]bool{
+	"list-sessions": true, "list-windows": true, "list-panes": true, "list-clients": true,
+	"list-buffers": true, "capture-pane": true, "display-message": true, "has-session": true,
+	"show-options": true, "show-environment": true, "show-hooks": true, "show-buffer": true,
+}
+
+func readOnly(cmds []controlmode.Command) bool {
+	for _, c := range cmds {
+		if !readOnlyCommands[c.Name()] {
+			return false
+		}
+	}
+	return true
 }
 
 // change is exec for commands that change the server's structure: the

@@ -98,6 +98,16 @@ func (p *paneStream) close() {
 	}
 }
 
+// adopt makes src the pane's source if it has none yet, so that a reader
+// of a pane that has printed nothing still learns when that client ends.
+func (p *paneStream) adopt(src uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.source == 0 {
+		p.source = src
+	}
+}
+
 // sourceEnded lets another client's output in once the client that
 // delivered it has gone.
 func (p *paneStream) sourceEnded(src uint64) {

@@ -59,7 +59,14 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (s
 		if len(sessions) == 0 {
 			return "", errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
 		}
-		return sessions[0].ActivePane, nil
+		// The oldest session, as libtmux-mcp picks it.
+		oldest := sessions[0]
+		for _, x := range sessions[1:] {
+			if atoi(x.ID[1:]) < atoi(oldest.ID[1:]) {
+				oldest = x
+			}
+		}
+		return oldest.ActivePane, nil
 	}
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id}"))
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -113,37 +112,33 @@ func (t *tail) add(lines ...string) {
 type entryState struct {
 	alternate bool
 	dead      bool
-	rows      []string // visible rows from the cursor's row down
+	rows      []string // the visible screen, wrapped lines joined
 }
 
-// readEntry reads the pane's mode and the visible rows at and below its
-// cursor, in one round trip.
+// readEntry reads the pane's mode and its visible screen in one round
+// trip.
 func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := s.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{alternate_on} #{pane_dead} #{cursor_y}"),
-		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead}"),
+		controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
 	if err != nil {
 		return entryState{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 3 {
-		return entryState{}, errorf(CodeTmuxError, true, "cannot read the state of pane %s", pane)
+	if len(f) != 3 || f[0] != pane {
+		return entryState{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
 	}
-	e := entryState{alternate: f[0] == "1", dead: f[1] == "1"}
-	row, _ := strconv.Atoi(f[2])
-	if row < len(rs[1].Lines) {
-		e.rows = rs[1].Lines[row:]
-	}
-	return e, nil
+	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: trimBlankTail(rs[1].Lines)}, nil
 }
 
 // WaitForText waits until a line of the pane's text matches a pattern (or,
 // with no patterns, until any output arrives), a stop pattern matches, the
 // pane switches to the alternate screen, or the timeout passes.
 //
-// It first checks the visible rows at and below the cursor, then follows
-// the pane's output stream from a position taken before that check, so
-// output that lands while the wait starts is never missed. It wakes on
+// It first checks the visible screen (a pattern already there matches at
+// entry), then follows the pane's output stream from a position taken
+// before that check, so output that lands while the wait starts is never
+// missed. It wakes on
 // %output, within a millisecond, and never polls. Text is matched as a
 // person would read it: escape sequences removed, one line per line.
 func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {

@@ -94,12 +94,15 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(
 	st := s.streams.get(pane)
 	s.mu.Lock()
 	if sessionID == s.attached && s.conn != nil {
+		src := s.mainSrc
 		s.mu.Unlock()
+		st.adopt(src)
 		return st, func() {}, nil
 	}
 	if w, ok := s.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
 		s.hold(w)
 		s.mu.Unlock()
+		st.adopt(w.ref.src)
 		return st, func() { s.releaseWatcher(sessionID, w) }, nil
 	}
 	s.mu.Unlock()
@@ -133,6 +136,7 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(
 	s.mu.Lock()
 	s.hold(w)
 	s.mu.Unlock()
+	st.adopt(w.ref.src)
 	return st, func() { s.releaseWatcher(sessionID, w) }, nil
 }
 
