@@ -242,6 +242,9 @@ func TestModelTruthUnderChurn(t *testing.T) {
 	for _, n := range []string{"s0", "s1", "s2"} {
 		fx.NewSession(t, n)
 	}
+	// Names that change on tmux's own timer (automatic-rename follows the
+	// pane's program) would land between the two reads compared below.
+	fx.Tmux(t, "set-option", "-g", "automatic-rename", "off")
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
