@@ -122,6 +122,15 @@ func TestTeardownOwnership(t *testing.T) {
 		var e *Error
 		return errors.As(err, &e) && e.Code == CodeOwnershipRequired && !e.Written
 	}
+	// Quiesce: a round trip puts the notifications of the create through
+	// the model and a listing resyncs it, so no background resync is
+	// counted below.
+	if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
 	before := s.ConnStats().Stats
 	if err := s.TeardownSession(ctx, borrowed, gen); !refused(err) {
 		t.Fatalf("borrowed: got %v", err)
