@@ -345,6 +345,7 @@ func TestDisplayMessage(t *testing.T) {
 		// Refused before anything is written: no call reaches tmux.
 		srv := env.manager.Server(session.Socket{Name: env.fx.Socket})
 		canary := filepath.Join(t.TempDir(), "canary")
+		env.ok(t, "list_sessions", nil, nil) // resyncs the model now, not during the count
 		before := srv.ConnStats().Calls
 		for _, f := range []string{
 			"#(touch " + canary + ")",
