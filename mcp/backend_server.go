@@ -21,7 +21,7 @@ import (
 // ListServers reports the live servers in ${TMUX_TMPDIR:-/tmp}/tmux-<uid>/
 // and at extra_socket_paths. It starts, attaches to and kills nothing.
 func (b *TmuxBackend) ListServers(ctx context.Context, in ListServersIn) (List[ServerInfo], error) {
-	dir := filepath.Dir(socketPath(session.Socket{Name: "default"}))
+	dir := filepath.Dir(session.Socket{Name: "default"}.File())
 	var out List[ServerInfo]
 	for _, st := range b.m.ProbeServers(ctx, dir, in.ExtraSocketPaths) {
 		out.Result = append(out.Result, serverInfoFrom(st))
@@ -53,7 +53,7 @@ func (b *TmuxBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (Se
 	}
 	info := serverInfoFrom(st)
 	if info.SocketPath == "" {
-		info.SocketPath = socketPath(srv.Socket())
+		info.SocketPath = srv.Socket().File()
 	}
 	return info, nil
 }
@@ -157,7 +157,7 @@ func (b *TmuxBackend) selfOn(srv *session.Server) bool {
 	case b.isSelfServer(srv):
 		return true
 	}
-	a, errA := filepath.EvalSymlinks(socketPath(srv.Socket()))
+	a, errA := filepath.EvalSymlinks(srv.Socket().File())
 	c, errC := filepath.EvalSymlinks(b.opts.SelfSocketPath)
 	return errA == nil && errC == nil && a == c
 }

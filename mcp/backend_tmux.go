@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,29 +58,12 @@ func (b *TmuxBackend) server(s Socket) *session.Server {
 	return b.m.Server(b.opts.Socket)
 }
 
-// socketPath returns the path of the socket a Server talks to, as tmux
-// computes it, to compare with the caller's own server.
-func socketPath(sock session.Socket) string {
-	if sock.Path != "" {
-		return sock.Path
-	}
-	dir := os.Getenv("TMUX_TMPDIR")
-	if dir == "" {
-		dir = "/tmp"
-	}
-	name := sock.Name
-	if name == "" {
-		name = "default"
-	}
-	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), name)
-}
-
 // isSelfServer reports whether srv is the tmux server this process runs in.
 func (b *TmuxBackend) isSelfServer(srv *session.Server) bool {
 	if b.opts.SelfSocketPath == "" {
 		return false
 	}
-	return filepath.Clean(socketPath(srv.Socket())) == filepath.Clean(b.opts.SelfSocketPath)
+	return filepath.Clean(srv.Socket().File()) == filepath.Clean(b.opts.SelfSocketPath)
 }
 
 // paneRef converts the tools' pane target group.

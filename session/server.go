@@ -364,6 +364,12 @@ func (s *Server) onNotification(src uint64, ref *clientRef, n controlmode.Notifi
 		s.attached = sc.Session
 		s.mu.Unlock()
 	}
+	s.onNotice(src, ref, n)
+}
+
+// onNotice is what every client's notification does: output to the
+// streams, structure to the model (and a resync soon), both to listeners.
+func (s *Server) onNotice(src uint64, ref *clientRef, n controlmode.Notification) {
 	s.onOutput(src, ref, n)
 	structural := s.model.apply(n)
 	s.notifyChange(n, structural)

@@ -110,7 +110,7 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(
 	v, err, _ := s.group.Do("watch "+sessionID, func() (any, error) {
 		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		ref, err := s.startClient(sctx, sessionID, s.onWatcherNotification)
+		ref, err := s.startClient(sctx, sessionID, s.onNotice)
 		if err != nil {
 			return nil, s.startError(err)
 		}
@@ -184,21 +184,6 @@ func (s *Server) endWatcher(sessionID string, w *watcher) {
 	}
 	s.mu.Unlock()
 	s.streams.sourceEnded(w.ref.src)
-}
-
-// onWatcherNotification handles a watcher's notifications: its output,
-// and its structural news, which the main client may not get (layout
-// changes are sent only to clients attached to the session).
-func (s *Server) onWatcherNotification(src uint64, ref *clientRef, n controlmode.Notification) {
-	s.onOutput(src, ref, n)
-	structural := s.model.apply(n)
-	s.notifyChange(n, structural)
-	if structural {
-		select {
-		case s.kick <- struct{}{}:
-		default:
-		}
-	}
 }
 
 // sessionOfPane returns the id of the session pane is in.
