@@ -65,19 +65,16 @@ func resourceScope(uri string) (sock Socket, pane string, ok bool) {
 	return Socket{}, "", false
 }
 
+// subscribe and unsubscribe never hold s.mu while they start or stop a
+// watch: changed runs on a tmux client's reader goroutine with the session
+// layer's listener lock held, and takes s.mu.
 func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
 	uri := req.Params.URI
 	sock, pane, ok := resourceScope(uri)
 	if !ok {
 		return sdk.ResourceNotFoundError(uri)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.byURI == nil {
-		s.byURI = make(map[string]*subscription)
-	}
-	if sub, ok := s.byURI[uri]; ok {
-		sub.refs++
+	if s.hold(uri) {
 		return nil
 	}
 	sub := &subscription{refs: 1}
@@ -86,19 +83,47 @@ func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest
 		return err
 	}
 	sub.stop = stop
+	s.mu.Lock()
+	if s.byURI == nil {
+		s.byURI = make(map[string]*subscription)
+	}
+	if other, ok := s.byURI[uri]; ok {
+		// Another subscribe for the same URI won the race: share its watch.
+		other.refs++
+		s.mu.Unlock()
+		stop()
+		return nil
+	}
 	s.byURI[uri] = sub
+	s.mu.Unlock()
 	return nil
+}
+
+// hold counts one more subscriber of an existing watch of uri.
+func (s *subscriptions) hold(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub, ok := s.byURI[uri]; ok {
+		sub.refs++
+		return true
+	}
+	return false
 }
 
 func (s *subscriptions) unsubscribe(_ context.Context, req *sdk.UnsubscribeRequest) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	sub, ok := s.byURI[req.Params.URI]
 	if !ok {
+		s.mu.Unlock()
 		return nil
 	}
-	if sub.refs--; sub.refs == 0 {
+	sub.refs--
+	last := sub.refs == 0
+	if last {
 		delete(s.byURI, req.Params.URI)
+	}
+	s.mu.Unlock()
+	if last {
 		sub.stop()
 	}
 	return nil
