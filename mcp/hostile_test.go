@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,6 +84,12 @@ func TestHostileInputEveryTool(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
+	// Payloads in socket_name start real servers on sockets named after
+	// them (create_session does what it is asked): keep every socket of
+	// this test in a directory of its own, and end those servers after.
+	sockets := t.TempDir()
+	t.Setenv("TMUX_TMPDIR", sockets)
+	t.Cleanup(func() { killServersIn(t, filepath.Join(sockets, fmt.Sprintf("tmux-%d", os.Getuid()))) })
 	env := newTmuxEnv(t, "2025-11-25", nil)
 	dir := t.TempDir()
 	canary := filepath.Join(dir, "CANARY")
@@ -218,4 +225,15 @@ func without(m map[string]any, k string) map[string]any {
 	out := with(m, k, nil)
 	delete(out, k)
 	return out
+}
+
+// killServersIn ends the tmux servers listening on the sockets in dir,
+// which only this test's servers use.
+func killServersIn(t *testing.T, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		_ = exec.Command("tmux", "-S", path, "-N", "kill-server").Run() // Best effort: most are gone already.
+		_ = os.Remove(path)
+	}
 }
