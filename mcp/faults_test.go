@@ -266,3 +266,40 @@ func envOr(name, def string) string {
 }
 
 var lookupEnv = os.LookupEnv
+
+// TestTmuxUnavailable: no tmux binary, and a socket in a directory that
+// cannot hold one, through the MCP layer.
+func TestTmuxUnavailable(t *testing.T) {
+	m := session.NewManager(&session.Options{Tmux: "/nonexistent/tmux-binary"})
+	t.Cleanup(func() { m.Close() })
+	cs := connect(t, NewTmuxBackend(m, &TmuxOptions{Socket: session.Socket{Name: "tmcp-none"}}), &Options{Safety: "destructive"}, "2025-11-25")
+	for _, tool := range []string{"list_sessions", "create_session"} {
+		e := envelopeOf(t, call(t, cs, tool, map[string]any{}))
+		if e.Code != CodeServerUnavailable || !strings.Contains(e.Message, "/nonexistent/tmux-binary") || !e.Retryable {
+			t.Errorf("%s without tmux: got %+v", tool, e)
+		}
+	}
+	env := newTmuxEnv(t, "2025-11-25", nil) // for its tmux binary
+	m2 := session.NewManager(&session.Options{Tmux: env.fx.Bin, ConfigFile: "/dev/null"})
+	t.Cleanup(func() { m2.Close() })
+	cs2 := connect(t, NewTmuxBackend(m2, &TmuxOptions{Socket: session.Socket{Path: "/proc/tmcp-no-such-dir/sock"}}), &Options{Safety: "destructive"}, "2025-11-25")
+	e := envelopeOf(t, call(t, cs2, "create_session", map[string]any{}))
+	if e.Code != CodeServerUnavailable || !strings.Contains(e.Message, "/proc/tmcp-no-such-dir/sock") {
+		t.Errorf("unusable socket directory: got %+v", e)
+	}
+}
+
+// TestPaneExitsDuringWait: the wait ends at once with not_found.
+func TestPaneExitsDuringWait(t *testing.T) {
+	env := newTmuxEnv(t, "2025-11-25", nil)
+	env.fx.NewSession(t, "keep") // the server outlives the pane
+	env.fx.NewSession(t, "doomed", "env", "PS1=$ ", "sh")
+	pane := env.fx.Tmux(t, "display-message", "-p", "-t", "doomed", "#{pane_id}")
+	env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"$"}, "timeout": 20}, nil)
+	go func() { _, _ = env.fx.TryTmux("send-keys", "-t", pane, "sleep 0.2; exit", "Enter") }()
+	start := time.Now()
+	e := env.fail(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"never printed"}, "timeout": 60})
+	if e.Code != CodeNotFound || time.Since(start) > 20*time.Second {
+		t.Fatalf("got %+v after %v", e, time.Since(start))
+	}
+}
