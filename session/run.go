@@ -58,13 +58,15 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
+	// The pane's state and its session (for the output stream) in one
+	// round trip.
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
-		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}"))
+		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}"))
 	if err != nil {
 		return RunResult{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 4 {
+	if len(f) != 5 || !strings.HasPrefix(f[4], "$") {
 		return RunResult{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
 	}
 	program := strings.TrimPrefix(f[0], "-")
@@ -77,7 +79,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in a mode or on the alternate screen, not at a shell prompt", pane)
 	}
 
-	st, release, err := s.watchPane(ctx, pane)
+	st, release, err := s.watchPaneIn(pane, f[4])
 	if err != nil {
 		return RunResult{}, err
 	}

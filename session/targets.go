@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"strings"
-
-	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // PaneRef names a pane the way the MCP tools do: by pane id, else the
@@ -68,12 +66,9 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (s
 		}
 		return oldest.ActivePane, nil
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id}"))
+	rs, err := s.exec(ctx, paneIDCommand(t))
 	if err != nil {
 		return "", err
 	}
-	if len(rs[0].Lines) != 1 || !strings.HasPrefix(rs[0].Lines[0], "%") {
-		return "", errorf(CodeNotFound, true, "can't find pane for %s", t)
-	}
-	return rs[0].Lines[0], nil
+	return paneIDOf(rs[0], t)
 }

@@ -91,6 +91,12 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.watchPaneIn(pane, sessionID)
+}
+
+// watchPaneIn is watchPane for a caller that has read the pane's session
+// already, in a round trip it needed anyway.
+func (s *Server) watchPaneIn(pane, sessionID string) (*paneStream, func(), error) {
 	st := s.streams.get(pane)
 	s.mu.Lock()
 	if sessionID == s.attached && s.conn != nil {
