@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
@@ -69,11 +68,4 @@ func (b *TmuxBackend) isSelfServer(srv *session.Server) bool {
 // paneRef converts the tools' pane target group.
 func paneRef(t PaneTarget) session.PaneRef {
 	return session.PaneRef{PaneID: t.PaneID, WindowID: t.WindowID, SessionID: t.SessionID, SessionName: t.SessionName}
-}
-
-// selfSocketPath extracts the socket path from a TMUX value
-// ("path,pid,index").
-func selfSocketPath(tmuxEnv string) string {
-	path, _, _ := strings.Cut(tmuxEnv, ",")
-	return path
 }
