@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,19 +17,21 @@ import (
 
 var benchCmd = controlmode.NewCommand("display-message", "-p", "x")
 
-// forkPerCall measures one `tmux display-message -p x` process per call for
-// about d, the way a fork-per-call server works, and returns µs per call.
+// forkPerCall runs one `tmux display-message -p x` process per call for
+// about d, the way a fork-per-call server works, and returns the median
+// µs per call.
 func forkPerCall(b *testing.B, srv *fixtures.Server, d time.Duration) float64 {
 	b.Helper()
-	n, start := 0, time.Now()
-	for time.Since(start) < d || n < 20 {
+	var lat []time.Duration
+	for start := time.Now(); time.Since(start) < d || len(lat) < 20; {
+		t0 := time.Now()
 		out, err := exec.Command(srv.Bin, srv.Args("display-message", "-p", "x")...).Output()
 		if err != nil || string(out) != "x\n" {
 			b.Fatalf("fork: %q %v", out, err)
 		}
-		n++
+		lat = append(lat, time.Since(t0))
 	}
-	return float64(time.Since(start).Microseconds()) / float64(n)
+	return medianµs(lat)
 }
 
 // sequential measures back-to-back Exec round trips for about d and
@@ -45,6 +48,14 @@ func sequential(b *testing.B, c *controlmode.Conn, d time.Duration) float64 {
 	return float64(time.Since(start).Microseconds()) / float64(n)
 }
 
+// medianµs is the median of lat in µs. Medians, not means, are compared:
+// on a shared machine a few calls that lose the CPU move a mean a lot.
+func medianµs(lat []time.Duration) float64 {
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	return float64(s[len(s)/2]) / float64(time.Microsecond)
+}
+
 func BenchmarkForkPerCall(b *testing.B) {
 	srv, _ := attach(b, nil)
 	for b.Loop() {
@@ -59,16 +70,20 @@ func BenchmarkExec_Sequential(b *testing.B) {
 	b.Run("pipes", func(b *testing.B) { benchSequential(b, &controlmode.Options{Pipes: true}) })
 }
 
+// benchSequential reports the median round trip (µs/call) beside the
+// median fork-per-call, measured after it against the same server.
 func benchSequential(b *testing.B, opts *controlmode.Options) {
 	srv, c := attach(b, opts)
 	b.ReportAllocs()
-	start := time.Now()
+	lat := make([]time.Duration, 0, 4096)
 	for b.Loop() {
+		t0 := time.Now()
 		if _, err := c.Exec(context.Background(), benchCmd); err != nil {
 			b.Fatal(err)
 		}
+		lat = append(lat, time.Since(t0))
 	}
-	us := float64(time.Since(start).Microseconds()) / float64(b.N)
+	us := medianµs(lat)
 	fork := forkPerCall(b, srv, 500*time.Millisecond)
 	b.ReportMetric(us, "µs/call")
 	b.ReportMetric(fork, "fork-µs/call")

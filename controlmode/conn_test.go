@@ -86,6 +86,24 @@ func TestPipesTransport(t *testing.T) {
 	}
 }
 
+// The default client's terminal is a pty, as a person's client is; with
+// Pipes it has none.
+func TestClientTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		opts *controlmode.Options
+		want string
+	}{{nil, "/dev/pts/"}, {&controlmode.Options{Pipes: true}, ""}} {
+		_, c := attach(t, tc.opts)
+		rs, err := c.Exec(testCtx(t), cmd("display-message", "-p", "#{client_tty}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rs[0].Lines[0]; !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("Pipes=%v: client_tty %q, want prefix %q", tc.opts != nil, got, tc.want)
+		}
+	}
+}
+
 func TestExecFailureDropsRestOfLine(t *testing.T) {
 	_, c := attach(t, nil)
 	ctx := testCtx(t)

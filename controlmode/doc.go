@@ -1,5 +1,5 @@
 // Package controlmode speaks tmux's control-mode protocol over one persistent
-// `tmux -C` client running on a pseudo-terminal.
+// `tmux -C` client whose terminal is a pseudo-terminal.
 //
 // A [Conn] starts the client, reads its output on one goroutine and writes
 // commands on another. Any number of goroutines may call [Conn.Exec] at once:
