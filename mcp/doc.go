@@ -5,7 +5,9 @@
 // schemas, annotations and safety tiers, the error envelope ([ToolError]),
 // the tmux:// resources and the prompts. What a tool does is behind one seam,
 // [Backend]: one method per tool, typed with this package's input and result
-// types. [NewServer] puts the two together into an *mcp.Server of the Go SDK.
+// types. [NewServer] puts the two together into a [Server]: the Go SDK's
+// server, plus [Server.CallTool], the same call path for a transport that
+// decodes tools/call itself.
 //
 // # Calls
 //

@@ -52,10 +52,38 @@ type server struct {
 	enabled  map[string]bool // tools listed and callable
 }
 
+// Server is an MCP server: the Go SDK's server, serving a Backend's tools,
+// resources and prompts, plus [Server.CallTool] for a transport that
+// decodes the common tools/call itself.
+type Server struct {
+	*sdk.Server
+	s *server
+}
+
+// CallTool runs a call of the tool name with the JSON object args and
+// returns its result, as the SDK's server answers a tools/call request
+// that has no _meta: a disabled tool gets tool_denied, failures the error
+// envelope. ok is false, and nothing runs, when name is no tool of the
+// catalogue: that is the SDK's to answer, with a protocol error.
+//
+// It exists for speed: the SDK decodes a request several times over,
+// allocating a 32 KiB buffer each time, which cost more than the tmux
+// round trip behind a typical call (see cmd/tmux-mcp's stdio transport).
+func (srv *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (res *sdk.CallToolResult, ok bool) {
+	d := lookupTool(name)
+	if d == nil {
+		return nil, false
+	}
+	if !srv.s.enabled[name] {
+		return srv.s.denied(d), true
+	}
+	return srv.s.call(ctx, d, args), true
+}
+
 // NewServer returns an MCP server whose tools, resources and prompts are
 // served by backend, with the tools enabled by opts. It fails only on a bad
 // tool selection.
-func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
+func NewServer(backend Backend, opts *Options) (*Server, error) {
 	if backend == nil {
 		return nil, errors.New("mcp: nil Backend")
 	}
@@ -110,7 +138,7 @@ func NewServer(backend Backend, opts *Options) (*sdk.Server, error) {
 	s.addResources(srv)
 	addPrompts(srv)
 	srv.AddReceivingMiddleware(s.denyDisabled, s.routeResources)
-	return srv, nil
+	return &Server{Server: srv, s: s}, nil
 }
 
 // selectTools returns the set of enabled tools: names if given, else every
@@ -285,15 +313,20 @@ func (s *server) denyDisabled(next sdk.MethodHandler) sdk.MethodHandler {
 		if method == "tools/call" {
 			if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil {
 				if d := lookupTool(r.Params.Name); d != nil && !s.enabled[d.name] {
-					te := toolDenied(d.name)
-					te.Suggestion = defaultSuggestion(CodeToolDenied)
-					s.audit(d.name, nil, te, 0)
-					return te.result(), nil
+					return s.denied(d), nil
 				}
 			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// denied answers a call to d, which is not enabled, with tool_denied.
+func (s *server) denied(d *toolDef) *sdk.CallToolResult {
+	te := toolDenied(d.name)
+	te.Suggestion = defaultSuggestion(CodeToolDenied)
+	s.audit(d.name, nil, te, 0)
+	return te.result()
 }
 
 // instructions is the server's short guide for agents.

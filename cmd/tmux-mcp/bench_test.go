@@ -113,7 +113,7 @@ func BenchmarkInProcessToolCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	cs, closeAll, err := connectInMemory(ctx, srv)
+	cs, closeAll, err := connectInMemory(ctx, srv.Server)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -19,8 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -40,7 +38,10 @@ func main() {
 		// here. GOGC in the environment still wins.
 		debug.SetGCPercent(400)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	stdin, restore := pollableStdin()
+	code := run(os.Args[1:], stdin, os.Stdout, os.Stderr, os.Getenv)
+	restore()
+	os.Exit(code)
 }
 
 // run is the whole program: it returns the exit status.
@@ -96,9 +97,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 	switch cfg.command {
 	case "tools":
-		return listTools(server, stdout, stderr)
+		return listTools(server.Server, stdout, stderr)
 	case "call":
-		code := callTool(server, cfg.callTool, cfg.callArgs, stdout, stderr)
+		code := callTool(server.Server, cfg.callTool, cfg.callArgs, stdout, stderr)
 		if cfg.teardownOnExit {
 			teardown(manager, logger)
 		}
@@ -109,11 +110,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 // serve runs the MCP session on stdin/stdout until stdin ends or a signal
 // arrives.
-func serve(server *sdk.Server, manager *session.Manager, cfg *config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) int {
+func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	st := newStdio(stdin, stdout, logger)
+	st := newStdio(stdin, stdout, server, logger)
 	server.AddReceivingMiddleware(st.middleware)
 
 	// A client that stops reading must not kill the process with SIGPIPE

@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -15,20 +17,64 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The SDK's stdio transport has two behaviours a server for agents cannot
-// keep (research go-mcp-and-peers §A.2):
+// stdio is the server's MCP connection on stdin and stdout: newline-
+// delimited JSON-RPC, as the SDK's stdio transport speaks it, with three
+// differences (research go-mcp-and-peers §A.2).
 //
-//   - any line that is not a JSON-RPC message (bad JSON, a bare number, an
-//     empty batch) ends the session, and
-//   - at stdin EOF the session closes at once, dropping the responses of
-//     calls still in flight, so `printf ... | tmux-mcp` prints nothing.
+//   - A line that is not a JSON-RPC message (bad JSON, a bare number, a
+//     batch, over 16 MiB) is answered with a JSON-RPC error and skipped;
+//     the SDK's transport ends the session on one.
+//   - At stdin EOF the requests in flight are answered before the session
+//     ends, cancelled after a grace period; the SDK's transport drops them,
+//     so `printf ... | tmux-mcp` printed nothing.
+//   - Once the session is initialized, a plain tools/call (no _meta, so no
+//     progress token) takes a direct lane to the tool: decoded once with
+//     encoding/json, run on its own goroutine, answered here. The SDK
+//     decodes every request four to six times, each time through a decoder
+//     that allocates 32 KiB, which cost more than the tmux round trip
+//     behind a typical call. Everything else goes to the SDK as decoded
+//     messages, and the direct lane answers exactly as the SDK would
+//     (TestDirectLaneAnswersAsTheSDK).
 //
-// stdio wraps stdin and stdout below the SDK to fix both. Every inbound line
-// is checked before the SDK sees it; a bad one is answered with a JSON-RPC
-// error and skipped. Requests read are tracked until their response is
-// written; at EOF the reader holds the EOF back until every tracked request
-// is answered, cancelling them after a grace period, and only then lets the
-// SDK see the end of input.
+// One goroutine reads stdin; the SDK takes its messages through
+// [stdio.Read] and writes through [stdio.Write].
+type stdio struct {
+	raw    io.Reader     // stdin
+	in     *bufio.Reader // over raw
+	out    io.Writer
+	logger *slog.Logger
+	tools  toolCaller // the direct lane; nil sends every call to the SDK
+
+	grace, cancelWait time.Duration // drainGrace and drainCancelled; tests shorten them
+
+	// stop is cancelled to cancel every call in flight (see [stdio.middleware]).
+	stop       context.Context
+	cancelCall context.CancelFunc
+
+	startOnce sync.Once
+	msgs      chan jsonrpc.Message // for the SDK, in order; closed after the drain at EOF
+	initSeen  bool                 // initialize was read (reader only)
+	ready     bool                 // then initialized: tools/call may take the direct lane (reader only)
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Close
+	atEOF     chan struct{} // closed when stdin has ended
+	drained   chan struct{} // closed when the drain is over and the SDK sees EOF
+
+	writeMu sync.Mutex // serializes writes to out
+
+	mu sync.Mutex
+	// inflight holds the requests read and not yet answered; a direct
+	// call's entry cancels it, the SDK's are nil (the SDK cancels those).
+	inflight map[jsonrpc.ID]context.CancelCauseFunc
+	idle     chan struct{} // closed, and replaced, when inflight drains
+}
+
+// toolCaller runs tool calls for the direct lane; *mcp.Server is one.
+type toolCaller interface {
+	// CallTool runs the call, or returns ok false, having run nothing,
+	// when name is no tool.
+	CallTool(ctx context.Context, name string, args json.RawMessage) (res *sdk.CallToolResult, ok bool)
+}
 
 const (
 	// maxLine caps an inbound line, as the SDK's own default does.
@@ -42,64 +88,49 @@ const (
 	drainCancelled = 1500 * time.Millisecond
 )
 
-// stdio is the server's end of the stdio transport.
-type stdio struct {
-	in     *bufio.Reader
-	out    io.Writer
-	logger *slog.Logger
+// errClientCancelled is the cause of a direct call's cancellation by the
+// client's notifications/cancelled: such a call is not answered.
+var errClientCancelled = errors.New("cancelled by the client")
 
-	grace, cancelWait time.Duration // drainGrace and drainCancelled; tests shorten them
-
-	// stop is cancelled to cancel every call in flight (see [stdio.middleware]).
-	stop       context.Context
-	cancelCall context.CancelFunc
-
-	// pending holds the bytes of the current line not yet handed to the SDK.
-	// Only the SDK's one reading goroutine calls Read.
-	pending   []byte
-	eof       bool
-	drainOnce sync.Once
-	atEOF     chan struct{} // closed when stdin has ended
-	drained   chan struct{} // closed when drain is over and the SDK sees EOF
-
-	writeMu sync.Mutex // serializes writes to out: the SDK's and ours
-
-	mu       sync.Mutex
-	inflight map[jsonrpc.ID]struct{} // requests read and not yet answered
-	idle     chan struct{}           // closed, and replaced, when inflight drains
-}
-
-func newStdio(in io.Reader, out io.Writer, logger *slog.Logger) *stdio {
+// newStdio returns the connection on in and out. tools, if not nil, serves
+// the direct lane.
+func newStdio(in io.Reader, out io.Writer, tools toolCaller, logger *slog.Logger) *stdio {
 	stop, cancel := context.WithCancel(context.Background())
 	return &stdio{
+		raw:        in,
 		in:         bufio.NewReaderSize(in, 64<<10),
-		grace:      drainGrace,
-		cancelWait: drainCancelled,
 		out:        out,
 		logger:     logger,
+		tools:      tools,
+		grace:      drainGrace,
+		cancelWait: drainCancelled,
 		stop:       stop,
 		cancelCall: cancel,
-		inflight:   make(map[jsonrpc.ID]struct{}),
+		msgs:       make(chan jsonrpc.Message),
+		closed:     make(chan struct{}),
+		inflight:   make(map[jsonrpc.ID]context.CancelCauseFunc),
 		atEOF:      make(chan struct{}),
 		drained:    make(chan struct{}),
 		idle:       make(chan struct{}),
 	}
 }
 
-// transport returns the SDK transport over s.
-func (s *stdio) transport() sdk.Transport {
-	return &sdk.IOTransport{
-		Reader:        readerFunc{s},
-		Writer:        writerFunc{s},
-		MaxLineLength: -1, // s enforces maxLine itself, without ending the session
-	}
+// transport returns the SDK transport whose one connection is s.
+func (s *stdio) transport() sdk.Transport { return stdioTransport{s} }
+
+type stdioTransport struct{ s *stdio }
+
+func (t stdioTransport) Connect(context.Context) (sdk.Connection, error) {
+	t.s.startOnce.Do(func() { go t.s.readLoop() })
+	return t.s, nil
 }
 
 // cancelAll cancels every tool call in flight, now and later.
 func (s *stdio) cancelAll() { s.cancelCall() }
 
-// middleware gives every request a context that [stdio.cancelAll] cancels,
-// so that a drain at EOF or a signal can end calls that would run on.
+// middleware gives every request the SDK handles a context that
+// [stdio.cancelAll] cancels, so that a drain at EOF or a signal can end
+// calls that would run on.
 func (s *stdio) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
@@ -109,44 +140,82 @@ func (s *stdio) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-type readerFunc struct{ s *stdio }
-
-func (r readerFunc) Read(p []byte) (int, error) { return r.s.read(p) }
-func (r readerFunc) Close() error               { return nil } // stdin cannot be unblocked; the process exits
-
-type writerFunc struct{ s *stdio }
-
-func (w writerFunc) Write(p []byte) (int, error) { return w.s.write(p) }
-func (w writerFunc) Close() error                { return nil }
-
-// read hands the SDK the next valid line. At the end of stdin it first
-// waits for the calls in flight (see drain).
-func (s *stdio) read(p []byte) (int, error) {
-	for len(s.pending) == 0 {
-		if s.eof {
-			// The SDK has taken every line; the requests among them are
-			// tracked, so drain sees them.
-			s.drainOnce.Do(func() {
-				s.drain()
-				close(s.drained)
-			})
-			return 0, io.EOF
+// Read returns the next message for the SDK.
+func (s *stdio) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case msg, ok := <-s.msgs:
+		if !ok {
+			return nil, io.EOF
 		}
+		return msg, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write writes one of the SDK's messages and retires the request it answers.
+func (s *stdio) Write(_ context.Context, msg jsonrpc.Message) error {
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	err = s.writeLine(b)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		s.answered(resp.ID)
+	}
+	return err
+}
+
+// Close unblocks Read, and the reading goroutine when stdin can be
+// interrupted (a pollable pipe, see pollableStdin); otherwise that
+// goroutine stays blocked until the process exits.
+func (s *stdio) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		if d, ok := s.raw.(interface{ SetReadDeadline(time.Time) error }); ok {
+			_ = d.SetReadDeadline(time.Now()) // Best effort: not every file has deadlines.
+		}
+	})
+	return nil
+}
+
+func (s *stdio) SessionID() string { return "" }
+
+func (s *stdio) writeLine(b []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	_, err := s.out.Write(append(b, '\n'))
+	return err
+}
+
+// readLoop reads stdin to its end: each line is answered here, served on
+// the direct lane, or handed to the SDK in order. At the end it drains the
+// calls in flight and then lets the SDK see EOF.
+func (s *stdio) readLoop() {
+	for {
 		line, err := s.readLine()
 		if line != nil {
-			s.pending = s.check(line)
+			if msg := s.check(line); msg != nil {
+				select {
+				case s.msgs <- msg:
+				case <-s.closed:
+					return
+				}
+			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrDeadlineExceeded) {
 				s.logger.Warn("reading stdin", "error", err)
 			}
-			s.eof = true
 			close(s.atEOF)
+			s.drain()
+			close(s.drained)
+			close(s.msgs)
+			return
 		}
 	}
-	n := copy(p, s.pending)
-	s.pending = s.pending[n:]
-	return n, nil
 }
 
 // readLine reads one line, newline included; the last may lack it. A line
@@ -175,53 +244,153 @@ func (s *stdio) readLine() (line []byte, err error) {
 	}
 }
 
-// check returns line as the SDK should read it, or nil when the line is
-// not a message the SDK can take, after answering it here. Requests are
-// tracked until answered.
-func (s *stdio) check(line []byte) []byte {
+// check returns the message in line for the SDK, or nil when the line is
+// answered here: a line that is no message, or a call on the direct lane.
+// Requests are tracked until answered.
+func (s *stdio) check(line []byte) jsonrpc.Message {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		return nil // blank lines are not messages
 	}
-	// One JSON value per line: the SDK's decoder would end the session on
-	// anything after it (the SDK's own DecodeMessage does not check that).
 	if !json.Valid(trimmed) {
 		s.reject(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
 		return nil
 	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
-	switch {
-	case err == nil && trimmed[0] == '{':
-	case trimmed[0] == '[':
-		// Batches are gone since 2025-06-18, and the SDK ends the session
-		// on one it refuses.
+	switch trimmed[0] {
+	case '{':
+	case '[':
+		// Batches are gone since 2025-06-18.
 		s.reject(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported")
 		return nil
 	default:
-		msg := "invalid request: not a JSON-RPC 2.0 message"
-		if err != nil {
-			msg = "invalid request: " + err.Error()
-		}
-		s.reject(idOf(trimmed), jsonrpc.CodeInvalidRequest, msg)
+		s.reject(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
+		return nil
+	}
+	if s.ready && s.tools != nil && s.direct(trimmed) {
+		return nil
+	}
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
+		s.reject(idOf(trimmed), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		return nil
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok {
+		if req.IsCall() {
+			s.track(req.ID, nil)
+		}
 		switch {
-		case req.IsCall():
-			s.track(req.ID)
 		case req.Method == "notifications/cancelled":
-			// A cancelled request may go unanswered.
-			var p struct {
-				RequestID any `json:"requestId"`
-			}
-			if json.Unmarshal(req.Params, &p) == nil {
-				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-					s.answered(id)
-				}
-			}
+			s.cancelled(req.Params)
+		case req.Method == "initialize":
+			s.initSeen = true
+		case req.Method == "notifications/initialized":
+			s.ready = s.initSeen
 		}
 	}
-	return append(trimmed, '\n')
+	return msg
+}
+
+// direct serves line on the direct lane if it is a plain tools/call: the
+// exact keys jsonrpc "2.0", method, a usable id, and params with a string
+// name, arguments and nothing else. It reports whether it took the line.
+func (s *stdio) direct(line []byte) bool {
+	var msg map[string]json.RawMessage // exact keys, as the SDK's decoder matches them
+	if json.Unmarshal(line, &msg) != nil || string(msg["method"]) != `"tools/call"` || string(msg["jsonrpc"]) != `"2.0"` {
+		return false
+	}
+	var rawID any
+	if json.Unmarshal(msg["id"], &rawID) != nil {
+		return false
+	}
+	id, err := jsonrpc.MakeID(rawID)
+	if err != nil || !id.IsValid() {
+		return false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil || params == nil {
+		return false
+	}
+	var name string
+	if json.Unmarshal(params["name"], &name) != nil {
+		return false
+	}
+	for k := range params {
+		if k != "name" && k != "arguments" {
+			return false // _meta (progress) and newer fields: the SDK's
+		}
+	}
+	ctx, cancel := context.WithCancelCause(s.stop)
+	if !s.track(id, cancel) {
+		cancel(nil)
+		return false // an id already in flight: the SDK decides
+	}
+	go s.call(ctx, cancel, id, name, params["arguments"])
+	return true
+}
+
+// call runs one direct call and answers it, unless the client cancelled it.
+func (s *stdio) call(ctx context.Context, cancel context.CancelCauseFunc, id jsonrpc.ID, name string, args json.RawMessage) {
+	defer cancel(nil)
+	line, err := s.answer(ctx, id, name, args)
+	if context.Cause(ctx) == errClientCancelled {
+		return // already retired by cancelled
+	}
+	if err == nil {
+		_ = s.writeLine(line) // Best effort: a broken stdout ends the session anyway.
+	}
+	s.answered(id)
+}
+
+// answer runs a direct call and returns its response line.
+func (s *stdio) answer(ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage) ([]byte, error) {
+	res, ok := s.tools.CallTool(ctx, name, args)
+	if !ok {
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+			Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}})
+	}
+	if res.Content == nil {
+		res.Content = []sdk.Content{} // as the SDK: never "content": null
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+			Code: jsonrpc.CodeInternalError, Message: err.Error()}})
+	}
+	// The envelope by hand: jsonrpc.EncodeMessage would validate and
+	// compact the result a second time, a pass over what can be 1 MiB.
+	rawID, err := json.Marshal(id.Raw())
+	if err != nil {
+		return nil, err
+	}
+	line := make([]byte, 0, len(result)+len(rawID)+36)
+	line = append(line, `{"jsonrpc":"2.0","id":`...)
+	line = append(line, rawID...)
+	line = append(line, `,"result":`...)
+	line = append(line, result...)
+	return append(line, '}'), nil
+}
+
+// cancelled handles notifications/cancelled: a cancelled request may go
+// unanswered, so it is not awaited, and a direct call is cancelled here
+// (the SDK cancels its own).
+func (s *stdio) cancelled(params json.RawMessage) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	cancel := s.inflight[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel(errClientCancelled)
+	}
+	s.answered(id)
 }
 
 // idOf returns the id of a malformed request when it has a usable one.
@@ -252,72 +421,19 @@ func (s *stdio) reject(id jsonrpc.ID, code int64, msg string) {
 	if err != nil {
 		return
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	_, _ = s.out.Write(append(b, '\n')) // best effort: a broken stdout ends the session anyway
+	_ = s.writeLine(b) // Best effort: a broken stdout ends the session anyway.
 }
 
-// write passes one outbound message (the SDK writes one per call) to stdout
-// and retires the request it answers.
-func (s *stdio) write(p []byte) (int, error) {
-	s.writeMu.Lock()
-	n, err := s.out.Write(p)
-	s.writeMu.Unlock()
-	if id, ok := responseID(p); ok {
-		s.answered(id)
-	}
-	return n, err
-}
-
-// responseID returns the id of the response encoded in b. It reads only as
-// far as it must: the SDK writes "id" before "method", "result" and
-// "error", so the first of those three keys decides. ok is false for
-// requests and notifications.
-func responseID(b []byte) (id jsonrpc.ID, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return id, false
-	}
-	var raw any
-	haveID := false
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return id, false
-		}
-		switch t {
-		case "id":
-			if dec.Decode(&raw) != nil {
-				return id, false
-			}
-			haveID = true
-			continue
-		case "method":
-			return id, false
-		case "result", "error":
-			if !haveID {
-				// Not the SDK's field order: decode it all.
-				msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(b))
-				if resp, isResp := msg.(*jsonrpc.Response); err == nil && isResp {
-					return resp.ID, true
-				}
-				return id, false
-			}
-			id, err := jsonrpc.MakeID(raw)
-			return id, err == nil
-		}
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return id, false
-		}
-	}
-	return id, false
-}
-
-func (s *stdio) track(id jsonrpc.ID) {
+// track records a request as in flight; it reports false, recording
+// nothing, when its id already is.
+func (s *stdio) track(id jsonrpc.ID, cancel context.CancelCauseFunc) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.inflight[id] = struct{}{}
+	if _, dup := s.inflight[id]; dup {
+		return false
+	}
+	s.inflight[id] = cancel
+	return true
 }
 
 func (s *stdio) answered(id jsonrpc.ID) {

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,46 +21,82 @@ import (
 // the test controls.
 
 // stdioEnv is an SDK server with the tools hold, block and stubborn, served
-// through a stdio whose stdin the test writes.
+// through a stdio whose stdin the test writes; with the direct lane on, the
+// same tools are served by it too.
 type stdioEnv struct {
 	st      *stdio
 	in      *io.PipeWriter
 	out     *syncBuffer
 	done    chan error    // Run's result
 	release chan struct{} // ends stubborn
+	tools   map[string]func(context.Context) *sdk.CallToolResult
+
+	mu     sync.Mutex
+	direct []string // the tools the direct lane ran, in order
 }
 
-func newStdioEnv(t *testing.T, grace, cancelWait time.Duration) *stdioEnv {
+// CallTool serves the direct lane from e.tools.
+func (e *stdioEnv) CallTool(ctx context.Context, name string, _ json.RawMessage) (*sdk.CallToolResult, bool) {
+	h, ok := e.tools[name]
+	if !ok {
+		return nil, false
+	}
+	e.mu.Lock()
+	e.direct = append(e.direct, name)
+	e.mu.Unlock()
+	return h(ctx), true
+}
+
+func (e *stdioEnv) directCalls() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.direct)
+}
+
+// bothLanes runs f with the direct lane off and on.
+func bothLanes(t *testing.T, f func(t *testing.T, direct bool)) {
+	t.Run("sdk", func(t *testing.T) { f(t, false) })
+	t.Run("direct", func(t *testing.T) { f(t, true) })
+}
+
+func newStdioEnv(t *testing.T, grace, cancelWait time.Duration, direct bool) *stdioEnv {
 	t.Helper()
 	pr, pw := io.Pipe()
 	e := &stdioEnv{in: pw, out: &syncBuffer{}, done: make(chan error, 1), release: make(chan struct{})}
-	e.st = newStdio(pr, e.out, slog.New(slog.DiscardHandler))
+	var tools toolCaller
+	if direct {
+		tools = e
+	}
+	e.st = newStdio(pr, e.out, tools, slog.New(slog.DiscardHandler))
 	e.st.grace, e.st.cancelWait = grace, cancelWait
-	srv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "0"}, nil)
 	text := func(s string) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 	}
-	obj := &sdk.Tool{InputSchema: map[string]any{"type": "object"}}
-	add := func(name string, h sdk.ToolHandler) {
-		tool := *obj
-		tool.Name = name
-		srv.AddTool(&tool, h)
+	e.tools = map[string]func(context.Context) *sdk.CallToolResult{
+		// hold answers once stdin has ended.
+		"hold": func(context.Context) *sdk.CallToolResult {
+			<-e.st.atEOF
+			return text("held")
+		},
+		// block answers when cancelled.
+		"block": func(ctx context.Context) *sdk.CallToolResult {
+			<-ctx.Done()
+			return text("cancelled")
+		},
+		// stubborn ignores cancellation.
+		"stubborn": func(context.Context) *sdk.CallToolResult {
+			<-e.release
+			return text("late")
+		},
+		"now": func(context.Context) *sdk.CallToolResult { return text("now") },
 	}
-	// hold answers once stdin has ended.
-	add("hold", func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		<-e.st.atEOF
-		return text("held"), nil
-	})
-	// block answers when cancelled.
-	add("block", func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		<-ctx.Done()
-		return text("cancelled"), nil
-	})
-	// stubborn ignores cancellation.
-	add("stubborn", func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		<-e.release
-		return text("late"), nil
-	})
+	srv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "0"}, nil)
+	for name, h := range e.tools {
+		tool := &sdk.Tool{Name: name, InputSchema: map[string]any{"type": "object"}}
+		srv.AddTool(tool, func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return h(ctx), nil
+		})
+	}
 	srv.AddReceivingMiddleware(e.st.middleware)
 	go func() { e.done <- srv.Run(context.Background(), e.st.transport()) }()
 	t.Cleanup(func() {
@@ -121,8 +160,10 @@ func resultText(t *testing.T, r response) string {
 	return textOf(&res)
 }
 
-func TestStdioEOFWaitsForAnswers(t *testing.T) {
-	e := newStdioEnv(t, 30*time.Second, time.Second)
+func TestStdioEOFWaitsForAnswers(t *testing.T) { bothLanes(t, testStdioEOFWaitsForAnswers) }
+
+func testStdioEOFWaitsForAnswers(t *testing.T, direct bool) {
+	e := newStdioEnv(t, 30*time.Second, time.Second, direct)
 	// The last line has no newline; it is still a message.
 	e.write(t, callLine(1, "hold")+"\n"+callLine(2, "hold"))
 	start := time.Now()
@@ -138,8 +179,10 @@ func TestStdioEOFWaitsForAnswers(t *testing.T) {
 	}
 }
 
-func TestStdioEOFCancelsAfterGrace(t *testing.T) {
-	e := newStdioEnv(t, 50*time.Millisecond, 30*time.Second)
+func TestStdioEOFCancelsAfterGrace(t *testing.T) { bothLanes(t, testStdioEOFCancelsAfterGrace) }
+
+func testStdioEOFCancelsAfterGrace(t *testing.T, direct bool) {
+	e := newStdioEnv(t, 50*time.Millisecond, 30*time.Second, direct)
 	e.write(t, callLine(1, "block")+"\n")
 	e.eof(t)
 	if r, ok := e.responses(t)[1.0]; !ok || resultText(t, r) != "cancelled" {
@@ -147,8 +190,10 @@ func TestStdioEOFCancelsAfterGrace(t *testing.T) {
 	}
 }
 
-func TestStdioEOFGivesUp(t *testing.T) {
-	e := newStdioEnv(t, 50*time.Millisecond, 50*time.Millisecond)
+func TestStdioEOFGivesUp(t *testing.T) { bothLanes(t, testStdioEOFGivesUp) }
+
+func testStdioEOFGivesUp(t *testing.T, direct bool) {
+	e := newStdioEnv(t, 50*time.Millisecond, 50*time.Millisecond, direct)
 	e.write(t, callLine(1, "stubborn")+"\n")
 	e.eof(t) // returns although the call never answers
 	if _, ok := e.responses(t)[1.0]; ok {
@@ -157,7 +202,11 @@ func TestStdioEOFGivesUp(t *testing.T) {
 }
 
 func TestStdioCancelledRequestsAreNotAwaited(t *testing.T) {
-	e := newStdioEnv(t, 30*time.Second, 30*time.Second)
+	bothLanes(t, testStdioCancelledRequestsAreNotAwaited)
+}
+
+func testStdioCancelledRequestsAreNotAwaited(t *testing.T, direct bool) {
+	e := newStdioEnv(t, 30*time.Second, 30*time.Second, direct)
 	e.write(t, callLine(1, "stubborn")+"\n")
 	e.write(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`+"\n")
 	start := time.Now()
@@ -167,8 +216,73 @@ func TestStdioCancelledRequestsAreNotAwaited(t *testing.T) {
 	}
 }
 
+// The direct lane takes plain tools/call requests once the session is
+// initialized, and nothing else; a client's cancellation reaches the tool
+// and leaves the call unanswered.
+func TestStdioDirectLane(t *testing.T) {
+	e := newStdioEnv(t, 30*time.Second, 30*time.Second, true)
+	before := e.directCalls()
+	if len(before) != 0 {
+		t.Fatalf("direct calls before any: %v", before)
+	}
+	e.write(t, strings.Join([]string{
+		callLine(1, "now"),
+		// With _meta (a progress token) the SDK serves it.
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"now","arguments":{},"_meta":{"progressToken":"p"}}}`,
+		// Not exactly "method": the SDK's (which takes it for a response).
+		`{"jsonrpc":"2.0","id":3,"Method":"tools/call","params":{"name":"now"}}`,
+		// Unknown tool: answered as the SDK does.
+		callLine(4, "nosuch"),
+		callLine(5, "block"),
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`,
+		callLine(6, "now"),
+	}, "\n")+"\n")
+	e.eof(t)
+	got := e.responses(t)
+	for _, id := range []any{1.0, 2.0, 6.0} {
+		if r, ok := got[id]; !ok || r.Error != nil || resultText(t, r) != "now" {
+			t.Errorf("call %v: got %+v, want \"now\"", id, r)
+		}
+	}
+	if r, ok := got[3.0]; ok && r.Error == nil {
+		t.Errorf("\"Method\" was served: %+v", r)
+	}
+	if r := got[4.0]; r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(r.Error.Message, `unknown tool "nosuch"`) {
+		t.Errorf("unknown tool: got %+v, want -32602 unknown tool", r)
+	}
+	if r, ok := got[5.0]; ok {
+		t.Errorf("cancelled call answered: %+v", r)
+	}
+	calls := e.directCalls()
+	slices.Sort(calls)
+	if !slices.Equal(calls, []string{"block", "now", "now"}) {
+		t.Errorf("direct lane ran %v, want block, now and now", calls)
+	}
+}
+
+// Before initialization every call goes to the SDK, which refuses it.
+func TestStdioDirectLaneWaitsForInitialized(t *testing.T) {
+	pr, pw := io.Pipe()
+	e := &stdioEnv{in: pw, out: &syncBuffer{}, tools: map[string]func(context.Context) *sdk.CallToolResult{
+		"now": func(context.Context) *sdk.CallToolResult { return &sdk.CallToolResult{} },
+	}}
+	e.st = newStdio(pr, e.out, e, slog.New(slog.DiscardHandler))
+	srv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "0"}, nil)
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), e.st.transport()) }()
+	e.write(t, callLine(1, "now")+"\n")
+	_ = pw.Close()
+	<-done
+	if calls := e.directCalls(); len(calls) != 0 {
+		t.Errorf("direct lane ran %v before initialization", calls)
+	}
+	if r := e.responses(t)[1.0]; r.Error == nil {
+		t.Errorf("call before initialize: got %+v, want the SDK's error", r)
+	}
+}
+
 func TestStdioLongLine(t *testing.T) {
-	e := newStdioEnv(t, time.Second, time.Second)
+	e := newStdioEnv(t, time.Second, time.Second, true)
 	long := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", maxLine) + `"}}`
 	e.write(t, long+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
 	e.eof(t)
@@ -186,37 +300,20 @@ func TestStdioLongLine(t *testing.T) {
 
 func TestStdioReadError(t *testing.T) {
 	pr, pw := io.Pipe()
-	st := newStdio(pr, io.Discard, slog.New(slog.DiscardHandler))
+	st := newStdio(pr, io.Discard, nil, slog.New(slog.DiscardHandler))
+	conn, err := st.transport().Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	_ = pw.CloseWithError(errors.New("broken"))
-	if _, err := st.read(make([]byte, 10)); !errors.Is(err, io.EOF) {
+	if _, err := conn.Read(context.Background()); !errors.Is(err, io.EOF) {
 		t.Fatalf("read after a stdin error: got %v, want io.EOF", err)
 	}
 }
 
-func TestResponseID(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		id   any // nil: not a response
-		resp bool
-	}{
-		{`{"jsonrpc":"2.0","id":1,"result":{}}`, int64(1), true},
-		{`{"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"x"}}` + "\n", "a", true},
-		{`{"jsonrpc":"2.0","result":{"x":[1,2]},"id":7}`, int64(7), true}, // another field order
-		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil, false},
-		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`, nil, false},
-		{`not json`, nil, false},
-		{`[]`, nil, false},
-	} {
-		id, ok := responseID([]byte(tc.in))
-		if ok != tc.resp || (ok && id.Raw() != tc.id) {
-			t.Errorf("%s: got %v %v, want %v %v", tc.in, id.Raw(), ok, tc.id, tc.resp)
-		}
-	}
-}
-
-// FuzzCheck checks that every line check lets through is one the SDK's
-// stdio reader takes without ending the session: one JSON value framed by
-// encoding/json, nothing after it, that decodes as a JSON-RPC message.
+// FuzzCheck checks that every line is either handed to the SDK as a
+// message, with nothing written, or answered with exactly one JSON-RPC
+// error response (blank lines: neither).
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		initialize, initialized, `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, "[]", "42", "null",
@@ -225,26 +322,56 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	st := newStdio(strings.NewReader(""), io.Discard, slog.New(slog.DiscardHandler))
 	f.Fuzz(func(t *testing.T, line string) {
 		if strings.ContainsAny(line, "\n") {
 			return
 		}
-		out := st.check([]byte(line))
-		if out == nil {
+		out := &syncBuffer{}
+		st := newStdio(strings.NewReader(""), out, nil, slog.New(slog.DiscardHandler))
+		msg := st.check([]byte(line))
+		written := out.String()
+		if msg != nil {
+			if written != "" {
+				t.Fatalf("%q was handed on and answered: %q", line, written)
+			}
 			return
 		}
-		dec := json.NewDecoder(strings.NewReader(string(out)))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			t.Fatalf("%q passed check, but the SDK's framing fails: %v", line, err)
+		if strings.TrimSpace(line) == "" {
+			if written != "" {
+				t.Fatalf("blank line answered: %q", written)
+			}
+			return
 		}
-		var tr [1]byte
-		if n, _ := dec.Buffered().Read(tr[:]); n > 0 && tr[0] != '\n' && tr[0] != '\r' {
-			t.Fatalf("%q passed check with trailing data", line)
+		lines := strings.Split(strings.TrimSuffix(written, "\n"), "\n")
+		var r struct {
+			JSONRPC string          `json:"jsonrpc"`
+			Error   *jsonrpc.Error  `json:"error"`
+			ID      json.RawMessage `json:"id"`
 		}
-		if _, err := jsonrpc.DecodeMessage(raw); err != nil {
-			t.Fatalf("%q passed check, but does not decode: %v", line, err)
+		if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &r) != nil || r.JSONRPC != "2.0" || r.Error == nil {
+			t.Fatalf("%q: answered %q, want one JSON-RPC error", line, written)
 		}
 	})
+}
+
+// Close interrupts the read of a pollable stdin, so the reading goroutine
+// ends with the session instead of staying blocked.
+func TestStdioCloseInterruptsPipe(t *testing.T) {
+	r, w, err := os.Pipe() // pollable, as pollableStdin makes stdin
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	st := newStdio(r, io.Discard, nil, slog.New(slog.DiscardHandler))
+	conn, err := st.transport().Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Close()
+	select {
+	case <-st.atEOF:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the reading goroutine is still blocked on stdin after Close")
+	}
 }

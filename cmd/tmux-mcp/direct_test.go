@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/mcp"
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// lineConn is one stdio session of an MCP server, driven a line at a time.
+type lineConn struct {
+	in     *io.PipeWriter
+	out    *bufio.Reader
+	direct atomic.Int32 // calls the direct lane took
+}
+
+// counted counts the direct lane's calls.
+type counted struct {
+	toolCaller
+	n *atomic.Int32
+}
+
+func (c counted) CallTool(ctx context.Context, name string, args json.RawMessage) (*sdk.CallToolResult, bool) {
+	c.n.Add(1)
+	return c.toolCaller.CallTool(ctx, name, args)
+}
+
+func serveLines(t *testing.T, srv *mcp.Server, direct bool) *lineConn {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &lineConn{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
+	var tools toolCaller
+	if direct {
+		tools = counted{srv, &c.direct}
+	}
+	st := newStdio(inR, outW, tools, slog.New(slog.DiscardHandler))
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), st.transport()) }()
+	t.Cleanup(func() {
+		_ = inW.Close()
+		go func() { _, _ = io.Copy(io.Discard, outR) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("Run did not return")
+		}
+	})
+	c.roundTrip(t, initialize)
+	if _, err := io.WriteString(inW, initialized+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (c *lineConn) roundTrip(t *testing.T, line string) string {
+	t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	return strings.TrimSuffix(got, "\n")
+}
+
+// TestDirectLaneAnswersAsTheSDK sends the same tools/call lines through
+// the direct lane and through the SDK, against one real server, and wants
+// the same bytes back: results, every kind of error envelope, and the
+// SDK's own protocol error for an unknown tool.
+func TestDirectLaneAnswersAsTheSDK(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	sid := fx.NewSession(t, "eq", "cat")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", sid, "#{pane_id}")
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	t.Cleanup(func() { m.Close() })
+	srv, err := mcp.NewServer(mcp.NewTmuxBackend(m, &mcp.TmuxOptions{Socket: session.Socket{Name: fx.Socket}}),
+		&mcp.Options{Safety: "readonly"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaSDK, direct := serveLines(t, srv, false), serveLines(t, srv, true)
+
+	calls := []string{
+		fmt.Sprintf(`{"name":"get_pane_info","arguments":{"pane_id":%q}}`, pane),
+		fmt.Sprintf(`{"name":"capture_pane","arguments":{"pane_id":%q,"max_lines":5}}`, pane),
+		fmt.Sprintf(`{"name":"list_windows","arguments":{"session_id":%q}}`, sid),
+		`{"name":"get_pane_info","arguments":{"pane_id":"%999"}}`,                 // no such pane
+		`{"name":"get_pane_info","arguments":{"pane_id":"bogus"}}`,                // schema: pattern
+		`{"name":"capture_pane","arguments":{"pane_id":"%0","nosuch":1}}`,         // schema: unknown key
+		`{"name":"capture_pane","arguments":{"pane_id":"%0","max_lines":"many"}}`, // schema: type
+		`{"name":"capture_pane","arguments":5}`,                                   // not an object
+		`{"name":"capture_pane"}`,                                                 // no arguments
+		`{"name":"send_keys","arguments":{"pane_id":"%0","keys":"x"}}`,            // off the readonly tier
+		`{"name":"no_such_tool","arguments":{}}`,                                  // the SDK's protocol error
+	}
+	for i, call := range calls {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, call)
+		want, got := viaSDK.roundTrip(t, line), direct.roundTrip(t, line)
+		if got != want {
+			t.Errorf("%s\n direct: %s\n    sdk: %s", call, got, want)
+		}
+	}
+	if n := direct.direct.Load(); n != int32(len(calls)) || viaSDK.direct.Load() != 0 {
+		t.Errorf("the direct lane took %d of %d calls (and %d with it off)", n, len(calls), viaSDK.direct.Load())
+	}
+}
