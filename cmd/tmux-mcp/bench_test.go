@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os/exec"
 	"slices"
 	"testing"
@@ -16,12 +21,16 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
-// BenchmarkStdioToolCall measures tool calls as an MCP client sees them:
-// the Go SDK client, over stdio, against the built binary. Beside each
-// tool it reports, measured in the same process against the same tmux
-// server, the raw control-mode round trip (controlmode.Conn.Exec of
-// display-message, the floor any call over the channel pays) and a
-// fork-per-call tmux (what most tmux MCP servers pay), all as medians:
+// BenchmarkStdioToolCall measures tool calls as an MCP client sees them,
+// over stdio, against the built binary, from two clients: "lean" writes
+// JSON-RPC lines and reads the answers (the floor any client can reach;
+// what the server costs), "gosdk" is the Go SDK's client (which adds its
+// own decoding, about 70 µs here). "mixed" cycles through the four tools,
+// as an agent loop does. Beside each it reports, measured in the same
+// process against the same tmux server, the raw control-mode round trip
+// (controlmode.Conn.Exec of display-message: the floor any call over the
+// channel pays) and a fork-per-call tmux (what most tmux MCP servers pay
+// per command), all as medians:
 //
 //	µs/call     the tool's median latency
 //	raw-µs      the median raw round trip
@@ -33,6 +42,7 @@ func BenchmarkStdioToolCall(b *testing.B) {
 	sid := fx.NewSession(b, "bench", "cat >/dev/null")
 	pane := fx.Tmux(b, "display-message", "-p", "-t", sid, "#{pane_id}")
 
+	lean := startLean(b, fx)
 	cmd := exec.Command(binary(b), "--socket", fx.Socket)
 	cmd.Env = childEnv(fx)
 	ctx := context.Background()
@@ -45,40 +55,64 @@ func BenchmarkStdioToolCall(b *testing.B) {
 
 	raw := rawMedian(b, fx, sid, 2000)
 	fork := forkMedian(b, fx, 200)
+	report := func(b *testing.B, lat []time.Duration) {
+		med := us(median(lat))
+		b.ReportMetric(med, "µs/call")
+		b.ReportMetric(raw, "raw-µs")
+		b.ReportMetric(fork, "fork-µs")
+		b.ReportMetric(med/raw, "x-raw")
+		b.ReportMetric(fork/med, "x-fork")
+	}
 
-	for _, tc := range []struct {
+	type toolCall struct {
 		tool string
 		args map[string]any
-	}{
+	}
+	calls := []toolCall{
 		{"list_panes", map[string]any{"session_id": sid}},
 		{"get_pane_info", map[string]any{"pane_id": pane}},
 		{"capture_pane", map[string]any{"pane_id": pane}},
 		{"send_keys", map[string]any{"pane_id": pane, "keys": "x", "literal": true}},
-	} {
-		b.Run(tc.tool, func(b *testing.B) {
-			call := func() {
-				res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.IsError {
-					b.Fatalf("%s: %s", tc.tool, textOf(res))
-				}
+	}
+	clients := []struct {
+		name string
+		call func(b *testing.B, c toolCall)
+	}{
+		{"lean", func(b *testing.B, c toolCall) { lean.call(b, c.tool, c.args) }},
+		{"gosdk", func(b *testing.B, c toolCall) {
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
+			if err != nil {
+				b.Fatal(err)
 			}
-			call() // warm: the first call connects the control client
+			if res.IsError {
+				b.Fatalf("%s: %s", c.tool, textOf(res))
+			}
+		}},
+	}
+	for _, client := range clients {
+		for _, c := range calls {
+			b.Run(client.name+"/"+c.tool, func(b *testing.B) {
+				client.call(b, c) // warm: the first call connects the control client
+				lat := make([]time.Duration, 0, 1024)
+				b.ReportAllocs()
+				for b.Loop() {
+					t0 := time.Now()
+					client.call(b, c)
+					lat = append(lat, time.Since(t0))
+				}
+				report(b, lat)
+			})
+		}
+		b.Run(client.name+"/mixed", func(b *testing.B) {
 			lat := make([]time.Duration, 0, 1024)
-			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
 				t0 := time.Now()
-				call()
+				client.call(b, calls[i%len(calls)])
 				lat = append(lat, time.Since(t0))
+				i++
 			}
-			med := us(median(lat))
-			b.ReportMetric(med, "µs/call")
-			b.ReportMetric(raw, "raw-µs")
-			b.ReportMetric(fork, "fork-µs")
-			b.ReportMetric(med/raw, "x-raw")
-			b.ReportMetric(fork/med, "x-fork")
+			report(b, lat)
 		})
 	}
 
@@ -93,6 +127,71 @@ func BenchmarkStdioToolCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// leanClient is the least an MCP client can do over stdio: write a
+// tools/call line, read the answer line, check it is no error.
+type leanClient struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+	id  int
+	buf []byte
+}
+
+func startLean(b *testing.B, fx *fixtures.Server) *leanClient {
+	b.Helper()
+	cmd := exec.Command(binary(b), "--socket", fx.Socket)
+	cmd.Env = childEnv(fx)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = in.Close()
+		_ = cmd.Wait()
+	})
+	c := &leanClient{in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	c.send(b, initialize+"\n")
+	c.recv(b)
+	c.send(b, initialized+"\n")
+	return c
+}
+
+func (c *leanClient) send(b *testing.B, s string) {
+	if _, err := io.WriteString(c.in, s); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func (c *leanClient) recv(b *testing.B) []byte {
+	line, err := c.out.ReadSlice('\n')
+	if err != nil {
+		b.Fatalf("reading an answer: %v", err)
+	}
+	return line
+}
+
+func (c *leanClient) call(b *testing.B, tool string, args map[string]any) {
+	c.id++
+	a, err := json.Marshal(args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.buf = fmt.Appendf(c.buf[:0], `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`+"\n", c.id, tool, a)
+	if _, err := c.in.Write(c.buf); err != nil {
+		b.Fatal(err)
+	}
+	line := c.recv(b)
+	if !bytes.HasPrefix(line, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":`, c.id)) || bytes.Contains(line, []byte(`"isError":true`)) {
+		b.Fatalf("%s: %s", tool, line)
+	}
 }
 
 // BenchmarkInProcessToolCall splits the cost of BenchmarkStdioToolCall by
