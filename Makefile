@@ -3,6 +3,9 @@
 GO        ?= go
 BIN       ?= bin/tmux-mcp
 FUZZTIME  ?= 30s
+# Go minimizes each new interesting input for up to 60 s by default, in
+# which no new inputs run: a short fuzz run could do nothing else.
+FUZZMINIMIZE ?= 5s
 BENCHTIME ?= 1s
 ARGS      ?=
 
@@ -40,7 +43,7 @@ fuzz:
 		list=$$($(GO) test -list 'Fuzz.*' $$pkg) || { echo "$$list"; exit 1; }; \
 		for target in $$(echo "$$list" | grep '^Fuzz' || true); do \
 			echo "== $$pkg $$target ($(FUZZTIME))"; \
-			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg; \
 		done; \
 	done
 

@@ -291,41 +291,58 @@ func (s *stdio) check(line []byte) jsonrpc.Message {
 }
 
 // direct serves line on the direct lane if it is a plain tools/call: the
-// exact keys jsonrpc "2.0", method, a usable id, and params with a string
-// name, arguments and nothing else. It reports whether it took the line.
+// keys jsonrpc "2.0", method, a usable id, and params with a string name,
+// arguments and nothing else. It reports whether it took the line.
 func (s *stdio) direct(line []byte) bool {
-	var msg map[string]json.RawMessage // exact keys, as the SDK's decoder matches them
-	if json.Unmarshal(line, &msg) != nil || string(msg["method"]) != `"tools/call"` || string(msg["jsonrpc"]) != `"2.0"` {
+	call, ok := plainToolCall(line)
+	if !ok {
 		return false
-	}
-	var rawID any
-	if json.Unmarshal(msg["id"], &rawID) != nil {
-		return false
-	}
-	id, err := jsonrpc.MakeID(rawID)
-	if err != nil || !id.IsValid() {
-		return false
-	}
-	var params map[string]json.RawMessage
-	if json.Unmarshal(msg["params"], &params) != nil || params == nil {
-		return false
-	}
-	var name string
-	if json.Unmarshal(params["name"], &name) != nil {
-		return false
-	}
-	for k := range params {
-		if k != "name" && k != "arguments" {
-			return false // _meta (progress) and newer fields: the SDK's
-		}
 	}
 	ctx, cancel := context.WithCancelCause(s.stop)
-	if !s.track(id, cancel) {
+	if !s.track(call.id, cancel) {
 		cancel(nil)
 		return false // an id already in flight: the SDK decides
 	}
-	go s.call(ctx, cancel, id, name, params["arguments"])
+	go s.call(ctx, cancel, call.id, call.name, call.args)
 	return true
+}
+
+type toolCall struct {
+	id   jsonrpc.ID
+	name string
+	args json.RawMessage
+}
+
+// plainToolCall decodes line if it is a plain tools/call. Keys are matched
+// exactly, as the SDK's decoder matches them (encoding/json's struct
+// decoding would also take "Method"), hence the maps.
+func plainToolCall(line []byte) (c toolCall, ok bool) {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil || string(msg["method"]) != `"tools/call"` || string(msg["jsonrpc"]) != `"2.0"` {
+		return c, false
+	}
+	var rawID any // a number decodes to float64, as in the SDK
+	if json.Unmarshal(msg["id"], &rawID) != nil {
+		return c, false
+	}
+	id, err := jsonrpc.MakeID(rawID)
+	if err != nil || !id.IsValid() {
+		return c, false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil || params == nil {
+		return c, false
+	}
+	for k := range params {
+		if k != "name" && k != "arguments" {
+			return c, false // _meta (progress) and newer fields: the SDK's
+		}
+	}
+	var name string
+	if json.Unmarshal(params["name"], &name) != nil {
+		return c, false
+	}
+	return toolCall{id: id, name: name, args: params["arguments"]}, true
 }
 
 // call runs one direct call and answers it, unless the client cancelled it.
@@ -351,7 +368,9 @@ func (s *stdio) answer(ctx context.Context, id jsonrpc.ID, name string, args jso
 	if res.Content == nil {
 		res.Content = []sdk.Content{} // as the SDK: never "content": null
 	}
-	result, err := json.Marshal(res)
+	// MarshalJSON, not json.Marshal: its output is compact already, and
+	// json.Marshal would check and compact it again.
+	result, err := res.MarshalJSON()
 	if err != nil {
 		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
 			Code: jsonrpc.CodeInternalError, Message: err.Error()}})

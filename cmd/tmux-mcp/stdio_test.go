@@ -375,3 +375,40 @@ func TestStdioCloseInterruptsPipe(t *testing.T) {
 		t.Fatal("the reading goroutine is still blocked on stdin after Close")
 	}
 }
+
+// FuzzPlainToolCall checks the direct lane's decoder against the SDK's:
+// a line it takes must decode, by jsonrpc.DecodeMessage and the SDK's
+// CallToolParamsRaw, to a tools/call with the same id, name and arguments
+// and no _meta.
+func FuzzPlainToolCall(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1}}}`,
+		`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"x","arguments":null}}`,
+		`{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"ping","params":{"name":"x"}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if !json.Valid([]byte(line)) {
+			return // check refuses these before the direct lane
+		}
+		c, ok := plainToolCall([]byte(line))
+		if !ok {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage([]byte(line))
+		req, isReq := msg.(*jsonrpc.Request)
+		if err != nil || !isReq || req.Method != "tools/call" || req.ID != c.id {
+			t.Fatalf("%s: direct lane took %+v; the SDK decodes %#v, %v", line, c, msg, err)
+		}
+		var p sdk.CallToolParamsRaw
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name != c.name || p.Meta != nil ||
+			strings.TrimSpace(string(p.Arguments)) != strings.TrimSpace(string(c.args)) {
+			t.Fatalf("%s: direct lane took %+v; the SDK's params are %+v, %v", line, c, p, err)
+		}
+	})
+}
