@@ -152,10 +152,14 @@ func BenchmarkWaitForText_Wake(b *testing.B) {
 	defer tty.Close()
 	st := s.streams.get(pane)
 	var lat []time.Duration
+	trial := 0
 	for b.Loop() {
 		lat = lat[:0]
-		for i := range 200 {
-			mark := fmt.Sprintf("wake-%d", i)
+		for range 200 {
+			// Unique across b.Loop's rounds too: a mark already on the
+			// screen would match at once.
+			trial++
+			mark := fmt.Sprintf("wake-%d", trial)
 			done := make(chan time.Time, 1)
 			errc := make(chan error, 1)
 			go func() {
@@ -173,6 +177,9 @@ func BenchmarkWaitForText_Wake(b *testing.B) {
 				st.mu.Unlock()
 				if w > 0 {
 					break
+				}
+				if len(done) > 0 {
+					b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
 				}
 				runtime.Gosched()
 			}
