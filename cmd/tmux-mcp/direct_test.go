@@ -37,7 +37,7 @@ func (c counted) CallTool(ctx context.Context, name string, args json.RawMessage
 	return c.toolCaller.CallTool(ctx, name, args)
 }
 
-func serveLines(t *testing.T, srv *mcp.Server, direct bool) *lineConn {
+func serveLines(t *testing.T, srv *mcp.Server, direct bool, version string) *lineConn {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -58,7 +58,7 @@ func serveLines(t *testing.T, srv *mcp.Server, direct bool) *lineConn {
 			t.Error("Run did not return")
 		}
 	})
-	c.roundTrip(t, initialize)
+	c.roundTrip(t, strings.Replace(initialize, "2025-11-25", version, 1))
 	if _, err := io.WriteString(inW, initialized+"\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,6 @@ func TestDirectLaneAnswersAsTheSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	viaSDK, direct := serveLines(t, srv, false), serveLines(t, srv, true)
 
 	calls := []string{
 		fmt.Sprintf(`{"name":"get_pane_info","arguments":{"pane_id":%q}}`, pane),
@@ -108,14 +107,24 @@ func TestDirectLaneAnswersAsTheSDK(t *testing.T) {
 		`{"name":"send_keys","arguments":{"pane_id":"%0","keys":"x"}}`,            // off the readonly tier
 		`{"name":"no_such_tool","arguments":{}}`,                                  // the SDK's protocol error
 	}
-	for i, call := range calls {
-		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, call)
-		want, got := viaSDK.roundTrip(t, line), direct.roundTrip(t, line)
-		if got != want {
-			t.Errorf("%s\n direct: %s\n    sdk: %s", call, got, want)
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		viaSDK, direct := serveLines(t, srv, false, version), serveLines(t, srv, true, version)
+		for i, call := range calls {
+			line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+1, call)
+			want, got := viaSDK.roundTrip(t, line), direct.roundTrip(t, line)
+			if got != want {
+				t.Errorf("%s: %s\n direct: %s\n    sdk: %s", version, call, got, want)
+			}
 		}
-	}
-	if n := direct.direct.Load(); n != int32(len(calls)) || viaSDK.direct.Load() != 0 {
-		t.Errorf("the direct lane took %d of %d calls (and %d with it off)", n, len(calls), viaSDK.direct.Load())
+		// From 2026-07-28 the SDK adds "resultType": the lane leaves
+		// those sessions to it.
+		want := int32(len(calls))
+		if version >= multiRoundTripVersion {
+			want = 0
+		}
+		if n := direct.direct.Load(); n != want || viaSDK.direct.Load() != 0 {
+			t.Errorf("%s: the direct lane took %d of %d calls, want %d (and %d with it off)",
+				version, n, len(calls), want, viaSDK.direct.Load())
+		}
 	}
 }

@@ -53,7 +53,7 @@ type stdio struct {
 
 	startOnce sync.Once
 	msgs      chan jsonrpc.Message // for the SDK, in order; closed after the drain at EOF
-	initSeen  bool                 // initialize was read (reader only)
+	initSeen  bool                 // initialize was read, for a version the lane serves (reader only)
 	ready     bool                 // then initialized: tools/call may take the direct lane (reader only)
 	closeOnce sync.Once
 	closed    chan struct{} // closed by Close
@@ -282,12 +282,28 @@ func (s *stdio) check(line []byte) jsonrpc.Message {
 		case req.Method == "notifications/cancelled":
 			s.cancelled(req.Params)
 		case req.Method == "initialize":
-			s.initSeen = true
+			s.initSeen = laneServes(req.Params)
 		case req.Method == "notifications/initialized":
 			s.ready = s.initSeen
 		}
 	}
 	return msg
+}
+
+// multiRoundTripVersion is the first protocol version whose clients the
+// SDK answers with "resultType" in every tools/call result (multi-round-
+// trip requests). The direct lane leaves those sessions to the SDK: their
+// clients send _meta on every request anyway.
+const multiRoundTripVersion = "2026-07-28"
+
+// laneServes reports whether the direct lane may serve a session that
+// initialize's params open: one for a version before multiRoundTripVersion.
+// The SDK compares the version the client asked for, as here.
+func laneServes(params json.RawMessage) bool {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.ProtocolVersion < multiRoundTripVersion
 }
 
 // direct serves line on the direct lane if it is a plain tools/call: the
