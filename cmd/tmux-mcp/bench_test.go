@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"testing"
@@ -116,6 +117,30 @@ func BenchmarkStdioToolCall(b *testing.B) {
 		})
 	}
 
+	// Floors: a ping through the server (the SDK's path, no tmux), and a
+	// bare Go process echoing lines over the same kind of pipes.
+	b.Run("lean/ping", func(b *testing.B) {
+		lat := make([]time.Duration, 0, 1024)
+		for b.Loop() {
+			t0 := time.Now()
+			lean.send(b, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
+			lean.recv(b)
+			lat = append(lat, time.Since(t0))
+		}
+		b.ReportMetric(us(median(lat)), "µs/call")
+	})
+	b.Run("echo", func(b *testing.B) {
+		echo := startLeanCmd(b, exec.Command(os.Args[0]), echoEnv+"=1")
+		lat := make([]time.Duration, 0, 1024)
+		for b.Loop() {
+			t0 := time.Now()
+			echo.send(b, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
+			echo.recv(b)
+			lat = append(lat, time.Since(t0))
+		}
+		b.ReportMetric(us(median(lat)), "µs/call")
+	})
+
 	// What a client pays to learn the catalogue, in bytes on the wire.
 	b.Run("tools_list", func(b *testing.B) {
 		b.ReportMetric(float64(toolsListBytes(b, fx)), "bytes")
@@ -140,8 +165,34 @@ type leanClient struct {
 
 func startLean(b *testing.B, fx *fixtures.Server) *leanClient {
 	b.Helper()
-	cmd := exec.Command(binary(b), "--socket", fx.Socket)
-	cmd.Env = childEnv(fx)
+	c := startLeanCmd(b, exec.Command(binary(b), "--socket", fx.Socket), childEnv(fx)...)
+	c.send(b, initialize+"\n")
+	c.recv(b)
+	c.send(b, initialized+"\n")
+	return c
+}
+
+// echoEnv makes the test binary echo its stdin (see TestMain).
+const echoEnv = "TMUX_MCP_TEST_ECHO"
+
+// echoLines copies stdin to stdout a line at a time, as a server answers.
+func echoLines() {
+	r := bufio.NewReader(os.Stdin)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		if _, err := os.Stdout.Write(line); err != nil {
+			return
+		}
+	}
+}
+
+// startLeanCmd starts cmd with env and returns a client on its stdin and stdout.
+func startLeanCmd(b *testing.B, cmd *exec.Cmd, env ...string) *leanClient {
+	b.Helper()
+	cmd.Env = env
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -157,11 +208,7 @@ func startLean(b *testing.B, fx *fixtures.Server) *leanClient {
 		_ = in.Close()
 		_ = cmd.Wait()
 	})
-	c := &leanClient{in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	c.send(b, initialize+"\n")
-	c.recv(b)
-	c.send(b, initialized+"\n")
-	return c
+	return &leanClient{in: in, out: bufio.NewReaderSize(out, 1<<20)}
 }
 
 func (c *leanClient) send(b *testing.B, s string) {
