@@ -29,9 +29,10 @@ import (
 // own decoding, about 70 µs here). "mixed" cycles through the four tools,
 // as an agent loop does. Beside each it reports, measured in the same
 // process against the same tmux server, the raw control-mode round trip
-// (controlmode.Conn.Exec of display-message: the floor any call over the
-// channel pays) and a fork-per-call tmux (what most tmux MCP servers pay
-// per command), all as medians:
+// (controlmode.Conn.Exec of display-message on a client of its own: the
+// floor any call over the channel pays), timed right before each call,
+// and a fork-per-call tmux (what most tmux MCP servers pay per command),
+// all as medians:
 //
 //	µs/call     the tool's median latency
 //	raw-µs      the median raw round trip
@@ -54,10 +55,23 @@ func BenchmarkStdioToolCall(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = cs.Close() })
 
-	raw := rawMedian(b, fx, sid, 2000)
+	// The raw round trip is timed right before every call, so that both
+	// medians come from the same minutes of a shared machine.
+	rawConn := rawClient(b, fx, sid)
+	rawCmd := controlmode.NewCommand("display-message", "-p", "x")
 	fork := forkMedian(b, fx, 200)
-	report := func(b *testing.B, lat []time.Duration) {
-		med := us(median(lat))
+	measure := func(b *testing.B, call func()) {
+		var rawLat, lat []time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if _, err := rawConn.Exec(ctx, rawCmd); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			call()
+			rawLat, lat = append(rawLat, t1.Sub(t0)), append(lat, time.Since(t1))
+		}
+		med, raw := us(median(lat)), us(median(rawLat))
 		b.ReportMetric(med, "µs/call")
 		b.ReportMetric(raw, "raw-µs")
 		b.ReportMetric(fork, "fork-µs")
@@ -94,26 +108,15 @@ func BenchmarkStdioToolCall(b *testing.B) {
 		for _, c := range calls {
 			b.Run(client.name+"/"+c.tool, func(b *testing.B) {
 				client.call(b, c) // warm: the first call connects the control client
-				lat := make([]time.Duration, 0, 1024)
-				b.ReportAllocs()
-				for b.Loop() {
-					t0 := time.Now()
-					client.call(b, c)
-					lat = append(lat, time.Since(t0))
-				}
-				report(b, lat)
+				measure(b, func() { client.call(b, c) })
 			})
 		}
 		b.Run(client.name+"/mixed", func(b *testing.B) {
-			lat := make([]time.Duration, 0, 1024)
 			i := 0
-			for b.Loop() {
-				t0 := time.Now()
+			measure(b, func() {
 				client.call(b, calls[i%len(calls)])
-				lat = append(lat, time.Since(t0))
 				i++
-			}
-			report(b, lat)
+			})
 		})
 	}
 
@@ -322,9 +325,9 @@ func BenchmarkInProcessToolCall(b *testing.B) {
 	}
 }
 
-// rawMedian returns the median, in µs, of n sequential Exec round trips of
-// display-message on a control client of its own, attached to session.
-func rawMedian(b *testing.B, fx *fixtures.Server, session string, n int) float64 {
+// rawClient returns a control client of its own, attached to session,
+// closed when b ends.
+func rawClient(b *testing.B, fx *fixtures.Server, session string) *controlmode.Conn {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -334,7 +337,17 @@ func rawMedian(b *testing.B, fx *fixtures.Server, session string, n int) float64
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer c.Close()
+	b.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// rawMedian returns the median, in µs, of n sequential Exec round trips of
+// display-message on a control client of its own, attached to session.
+func rawMedian(b *testing.B, fx *fixtures.Server, session string, n int) float64 {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := rawClient(b, fx, session)
 	cmd := controlmode.NewCommand("display-message", "-p", "x")
 	lat := make([]time.Duration, 0, n)
 	for range n + n/10 { // the first tenth warms up
