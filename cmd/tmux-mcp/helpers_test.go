@@ -34,8 +34,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv(echoEnv) == "1" {
+	switch {
+	case os.Getenv(echoEnv) == "1":
 		echoLines() // BenchmarkStdioToolCall's floor: this binary as a bare echo
+		return
+	case os.Getenv(stdinProbeEnv) == "1":
+		probeStdin() // TestPollableStdin's child
 		return
 	}
 	code := m.Run()
