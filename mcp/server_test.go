@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -509,5 +510,53 @@ func TestCancelledCall(t *testing.T) {
 	}
 	if env := envelopeOf(t, res); env.Code != CodeCancelled {
 		t.Errorf("got %+v, want cancelled", env)
+	}
+}
+
+// Server.CallTool is the SDK's tools/call without the SDK: the same result
+// for an enabled tool, tool_denied for one the tier leaves out, and ok
+// false, with nothing run, for a name that is no tool.
+func TestServerCallTool(t *testing.T) {
+	f := newFake()
+	srv, err := NewServer(f, &Options{Safety: "readonly"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	// 2025-11-25: from 2026-07-28 the SDK adds resultType and _meta, and
+	// the direct lane leaves such sessions to it.
+	cs := connect(t, f, &Options{Safety: "readonly"}, "2025-11-25")
+	for _, tc := range []struct {
+		name, args string
+		code       string // "" for success
+	}{
+		{"list_sessions", `{}`, ""},
+		{"capture_pane", `{"pane_id":"%1","nosuch":1}`, CodeInvalidArguments},
+		{"send_keys", `{"pane_id":"%1","keys":"x"}`, CodeToolDenied},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, ok := srv.CallTool(ctx, tc.name, json.RawMessage(tc.args))
+			if !ok {
+				t.Fatal("ok false for a tool of the catalogue")
+			}
+			viaSDK := call(t, cs, tc.name, json.RawMessage(tc.args))
+			// Compared as decoded JSON: the client's decoding reorders keys.
+			got, _ := json.Marshal(res)
+			want, _ := json.Marshal(viaSDK)
+			var gotV, wantV any
+			if json.Unmarshal(got, &gotV) != nil || json.Unmarshal(want, &wantV) != nil || !reflect.DeepEqual(gotV, wantV) {
+				t.Errorf("got  %s\nwant %s (through the SDK)", got, want)
+			}
+			if tc.code != "" && envelopeOf(t, res).Code != tc.code {
+				t.Errorf("got %s, want code %s", got, tc.code)
+			}
+		})
+	}
+	before := len(f.called())
+	if res, ok := srv.CallTool(ctx, "no_such_tool", json.RawMessage(`{}`)); ok || res != nil {
+		t.Errorf("unknown tool: got %v, %v; want nil, false", res, ok)
+	}
+	if n := len(f.called()); n != before {
+		t.Errorf("unknown tool: the backend was called")
 	}
 }
