@@ -122,26 +122,19 @@ func BenchmarkStdioToolCall(b *testing.B) {
 
 	// Floors: a ping through the server (the SDK's path, no tmux), and a
 	// bare Go process echoing lines over the same kind of pipes.
-	b.Run("lean/ping", func(b *testing.B) {
+	pingMedian := func(b *testing.B, c *leanClient) {
 		lat := make([]time.Duration, 0, 1024)
 		for b.Loop() {
 			t0 := time.Now()
-			lean.send(b, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
-			lean.recv(b)
+			c.send(b, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
+			c.recv(b)
 			lat = append(lat, time.Since(t0))
 		}
 		b.ReportMetric(us(median(lat)), "µs/call")
-	})
+	}
+	b.Run("lean/ping", func(b *testing.B) { pingMedian(b, lean) })
 	b.Run("echo", func(b *testing.B) {
-		echo := startLeanCmd(b, exec.Command(os.Args[0]), echoEnv+"=1")
-		lat := make([]time.Duration, 0, 1024)
-		for b.Loop() {
-			t0 := time.Now()
-			echo.send(b, `{"jsonrpc":"2.0","id":"p","method":"ping"}`+"\n")
-			echo.recv(b)
-			lat = append(lat, time.Since(t0))
-		}
-		b.ReportMetric(us(median(lat)), "µs/call")
+		pingMedian(b, startLeanCmd(b, exec.Command(os.Args[0]), echoEnv+"=1"))
 	})
 
 	// What a client pays to learn the catalogue, in bytes on the wire.
