@@ -99,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	case "tools":
 		return listTools(server.Server, stdout, stderr)
 	case "call":
-		code := callTool(server.Server, cfg.callTool, cfg.callArgs, stdout, stderr)
+		code := callTool(server, cfg.callTool, cfg.callArgs, stdout, stderr)
 		if cfg.teardownOnExit {
 			teardown(manager, logger)
 		}

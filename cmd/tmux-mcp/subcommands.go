@@ -93,16 +93,15 @@ func callArgs(pairs []string) (map[string]any, error) {
 
 // callTool runs one tool through server and prints its structured result,
 // or on failure its error envelope, as indented JSON. A tool error exits 1.
-func callTool(server *sdk.Server, name string, pairs []string, stdout, stderr io.Writer) int {
-	known := false
-	for _, t := range mcp.Catalogue() {
-		known = known || t.Name == name
-	}
-	if !known {
-		fmt.Fprintf(stderr, "tmux-mcp: unknown tool %q; tmux-mcp tools lists them\n", name)
+// It takes the server's direct path ([mcp.Server.CallTool]), the one a
+// plain tools/call over stdio takes.
+func callTool(server *mcp.Server, name string, pairs []string, stdout, stderr io.Writer) int {
+	args, err := callArgs(pairs)
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
 		return exitUsage
 	}
-	args, err := callArgs(pairs)
+	raw, err := json.Marshal(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
 		return exitUsage
@@ -110,16 +109,10 @@ func callTool(server *sdk.Server, name string, pairs []string, stdout, stderr io
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cs, closeAll, err := connectInMemory(ctx, server)
-	if err != nil {
-		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
-		return exitFailure
-	}
-	defer closeAll()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		fmt.Fprintf(stderr, "tmux-mcp: %s: %v\n", name, err)
-		return exitFailure
+	res, ok := server.CallTool(ctx, name, raw)
+	if !ok {
+		fmt.Fprintf(stderr, "tmux-mcp: unknown tool %q; tmux-mcp tools lists them\n", name)
+		return exitUsage
 	}
 	out := res.StructuredContent
 	if out == nil {
