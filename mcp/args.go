@@ -20,6 +20,12 @@ type inputSpec struct {
 	schema   *jsonschema.Schema
 	resolved *jsonschema.Resolved
 	lines    lineSet
+
+	// The fast path (argcheck.go): check is usable when fast is set;
+	// direct is nil where decoding once could differ.
+	fast   bool
+	check  *schemaCheck
+	direct *directDecoder
 }
 
 func newInputSpec(t reflect.Type) (*inputSpec, error) {
@@ -34,7 +40,12 @@ func newInputSpec(t reflect.Type) (*inputSpec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v: %w", t, err)
 	}
-	return &inputSpec{schema: s, resolved: r, lines: lines}, nil
+	sp := &inputSpec{schema: s, resolved: r, lines: lines}
+	sp.check, sp.fast = compileCheck(s)
+	if sp.fast {
+		sp.direct = newDirectDecoder(t, s)
+	}
+	return sp, nil
 }
 
 // decode checks raw against the schema and unmarshals it into dst, a pointer
@@ -57,11 +68,18 @@ func (sp *inputSpec) decode(raw json.RawMessage, dst any) (map[string]any, *Tool
 		return args, te
 	}
 	applyDefaults(args, sp.schema)
-	if err := sp.resolved.Validate(args); err != nil {
-		return args, invalidArguments("%s", schemaMessage(err))
+	if !sp.fast || !sp.check.passes(args) {
+		if err := sp.resolved.Validate(args); err != nil {
+			return args, invalidArguments("%s", schemaMessage(err))
+		}
 	}
 	if msg := sp.checkStrings(args, sp.schema, ""); msg != "" {
 		return args, invalidArguments("%s", msg)
+	}
+	// Straight from the client's bytes when they hold no null (a null
+	// means "absent" here, which encoding/json does not know).
+	if sp.direct != nil && !bytes.Contains(raw, []byte("null")) && sp.direct.decode(raw, dst) {
+		return args, nil
 	}
 	b, err := json.Marshal(args)
 	if err == nil {

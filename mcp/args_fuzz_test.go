@@ -45,3 +45,45 @@ func FuzzDecodeArguments(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFastDecode holds the fast path of argument decoding (argcheck.go)
+// to the general one: for every tool and input, the same refusal, or the
+// same decoded arguments and the same audit record.
+func FuzzFastDecode(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, `{"pane_id":"%1"}`, `{"pane_id":"%1","keys":"ls","enter":false,"literal":true}`,
+		`{"pane_id":"%1","start":-10,"end":"-"}`, `{"pane_id":"%1","start":1.0}`, `{"pane_id":"%1","start":1e1}`,
+		`{"pane_id":"%1","start":1.5}`, `{"session_id":"$1","filters":{"pane_current_command":"vim"}}`,
+		`{"session_name":"s","environment":{"A":"b"},"width":80}`, `{"pane_id":"%1","enter":null}`,
+		`{"operations":[{"keys":"x","pane_id":"%1"},{"keys":"y","enter":true}]}`, `{"patterns":["a","b"],"timeout":2}`,
+		`{"pane_id":"%x"}`, `{"pane_id":"%1","pane_id":"%2"}`, `{"Pane_ID":"%1"}`, `{"pane_id":"%1","keys":"\u00e9\ud800"}`,
+		`{"direction":"left","size":"50%"}`, `{"window_id":"@1","layout":"tiled"}`, `{"pane_id":"%1","max_lines":0}`,
+	} {
+		for i := range 8 {
+			f.Add(uint8(i*7), []byte(s))
+		}
+	}
+	defs := catalogue()
+	f.Fuzz(func(t *testing.T, which uint8, raw []byte) {
+		d := defs[int(which)%len(defs)]
+		general := *d.spec
+		general.fast, general.direct = false, nil
+		got, want := reflect.New(d.in).Interface(), reflect.New(d.in).Interface()
+		gotArgs, gotTE := d.spec.decode(raw, got)
+		wantArgs, wantTE := general.decode(raw, want)
+		// Refusals are worded by the same code either way, but jsonschema
+		// picks which violation to name in map order: codes are compared.
+		if (gotTE == nil) != (wantTE == nil) || (gotTE != nil && gotTE.Code != wantTE.Code) {
+			t.Fatalf("%s(%q): fast path %v, general %v", d.name, raw, gotTE, wantTE)
+		}
+		if wantTE != nil {
+			return
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s(%q): fast path decoded %+v, general %+v", d.name, raw, got, want)
+		}
+		if !reflect.DeepEqual(gotArgs, wantArgs) {
+			t.Fatalf("%s(%q): fast path audits %v, general %v", d.name, raw, gotArgs, wantArgs)
+		}
+	})
+}
