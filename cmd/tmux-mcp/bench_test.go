@@ -26,7 +26,8 @@ import (
 // over stdio, against the built binary, from two clients: "lean" writes
 // JSON-RPC lines and reads the answers (the floor any client can reach;
 // what the server costs), "gosdk" is the Go SDK's client (which adds its
-// own decoding, about 70 µs here). "mixed" cycles through the four tools,
+// own decoding, about 70 µs here). "pipes" is the lean client with a
+// server started with --pipes. "mixed" cycles through the four tools,
 // as an agent loop does. Beside each it reports, measured in the same
 // process against the same tmux server, the raw control-mode round trip
 // (controlmode.Conn.Exec of display-message on a client of its own: the
@@ -45,6 +46,7 @@ func BenchmarkStdioToolCall(b *testing.B) {
 	pane := fx.Tmux(b, "display-message", "-p", "-t", sid, "#{pane_id}")
 
 	lean := startLean(b, fx)
+	pipes := startLean(b, fx, "--pipes")
 	cmd := exec.Command(binary(b), "--socket", fx.Socket)
 	cmd.Env = childEnv(fx)
 	ctx := context.Background()
@@ -94,6 +96,7 @@ func BenchmarkStdioToolCall(b *testing.B) {
 		call func(b *testing.B, c toolCall)
 	}{
 		{"lean", func(b *testing.B, c toolCall) { lean.call(b, c.tool, c.args) }},
+		{"pipes", func(b *testing.B, c toolCall) { pipes.call(b, c.tool, c.args) }},
 		{"gosdk", func(b *testing.B, c toolCall) {
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
 			if err != nil {
@@ -159,9 +162,9 @@ type leanClient struct {
 	buf []byte
 }
 
-func startLean(b *testing.B, fx *fixtures.Server) *leanClient {
+func startLean(b *testing.B, fx *fixtures.Server, args ...string) *leanClient {
 	b.Helper()
-	c := startLeanCmd(b, exec.Command(binary(b), "--socket", fx.Socket), childEnv(fx)...)
+	c := startLeanCmd(b, exec.Command(binary(b), append([]string{"--socket", fx.Socket}, args...)...), childEnv(fx)...)
 	c.send(b, initialize+"\n")
 	c.recv(b)
 	c.send(b, initialized+"\n")

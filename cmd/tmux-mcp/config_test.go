@@ -28,7 +28,7 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{"defaults", nil, nil, func(t *testing.T, c *config) {
 			if c.safety != "" || c.tools != nil || c.socket != (session.Socket{}) || c.tmux != "" ||
-				!c.suppressHistory || c.waitMax != 30*time.Second || c.teardownOnExit || c.command != "" {
+				!c.suppressHistory || c.waitMax != 30*time.Second || c.teardownOnExit || c.pipes || c.command != "" {
 				t.Errorf("got %+v", c)
 			}
 		}},
@@ -41,10 +41,10 @@ func TestParseConfig(t *testing.T) {
 				}
 			}},
 		{"flags override the environment", []string{"LIBTMUX_SAFETY=destructive", "LIBTMUX_SOCKET_PATH=/env/sock", "LIBTMUX_TMUX_BIN=/opt/tmux"},
-			[]string{"--safety=readonly", "--socket", "flag", "--tmux", "/usr/bin/tmux", "--teardown-on-exit", "--tool", "b", "--tool", "a"},
+			[]string{"--safety=readonly", "--socket", "flag", "--tmux", "/usr/bin/tmux", "--teardown-on-exit", "--pipes", "--tool", "b", "--tool", "a"},
 			func(t *testing.T, c *config) {
 				if c.safety != "readonly" || c.socket != (session.Socket{Name: "flag"}) || c.tmux != "/usr/bin/tmux" ||
-					!c.teardownOnExit || !slices.Equal(c.tools, []string{"b", "a"}) {
+					!c.teardownOnExit || !c.pipes || !slices.Equal(c.tools, []string{"b", "a"}) {
 					t.Errorf("got %+v", c)
 				}
 			}},

@@ -82,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		Tmux:       cfg.tmux,
 		ConfigFile: cfg.configFile,
 		Logger:     logger,
+		Pipes:      cfg.pipes,
 	})
 	defer manager.Close()
 	backend := mcp.NewTmuxBackend(manager, &mcp.TmuxOptions{

@@ -143,6 +143,34 @@ func TestTeardownOnExit(t *testing.T) {
 	}
 }
 
+// --pipes reaches the control client: by default it has a pty for its
+// terminal, with --pipes none.
+func TestPipesFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantTTY bool
+	}{{"pty", nil, true}, {"pipes", []string{"--pipes"}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fx := fixtures.NewServer(t)
+			fx.NewSession(t, "s")
+			c := startClient(t, fx, "2025-11-25", tc.args)
+			c.ok(t, "list_panes", map[string]any{}, nil) // reads through the control client
+			var ttys []string
+			for _, line := range strings.Split(fx.Tmux(t, "list-clients", "-F", "#{client_control_mode}:#{client_tty}"), "\n") {
+				if tty, ok := strings.CutPrefix(line, "1:"); ok {
+					ttys = append(ttys, tty)
+				}
+			}
+			if len(ttys) != 1 || strings.HasPrefix(ttys[0], "/dev/") != tc.wantTTY {
+				t.Errorf("control clients' ttys %q; want one, with a terminal: %v", ttys, tc.wantTTY)
+			}
+		})
+	}
+}
+
 func TestHelpAndVersionTouchNoTmux(t *testing.T) {
 	t.Parallel()
 	// A tmux that leaves a mark when run: neither flag may run it, and
