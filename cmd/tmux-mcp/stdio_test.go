@@ -24,12 +24,13 @@ import (
 // through a stdio whose stdin the test writes; with the direct lane on, the
 // same tools are served by it too.
 type stdioEnv struct {
-	st      *stdio
-	in      *io.PipeWriter
-	out     *syncBuffer
-	done    chan error    // Run's result
-	release chan struct{} // ends stubborn
-	tools   map[string]func(context.Context) *sdk.CallToolResult
+	st        *stdio
+	in        *io.PipeWriter
+	out       *syncBuffer
+	done      chan error    // Run's result
+	release   chan struct{} // ends stubborn
+	unblocked chan struct{} // a block call saw its cancellation
+	tools     map[string]func(context.Context) *sdk.CallToolResult
 
 	mu     sync.Mutex
 	direct []string // the tools the direct lane ran, in order
@@ -62,7 +63,8 @@ func bothLanes(t *testing.T, f func(t *testing.T, direct bool)) {
 func newStdioEnv(t *testing.T, grace, cancelWait time.Duration, direct bool) *stdioEnv {
 	t.Helper()
 	pr, pw := io.Pipe()
-	e := &stdioEnv{in: pw, out: &syncBuffer{}, done: make(chan error, 1), release: make(chan struct{})}
+	e := &stdioEnv{in: pw, out: &syncBuffer{}, done: make(chan error, 1), release: make(chan struct{}),
+		unblocked: make(chan struct{}, 16)}
 	var tools toolCaller
 	if direct {
 		tools = e
@@ -81,6 +83,10 @@ func newStdioEnv(t *testing.T, grace, cancelWait time.Duration, direct bool) *st
 		// block answers when cancelled.
 		"block": func(ctx context.Context) *sdk.CallToolResult {
 			<-ctx.Done()
+			select {
+			case e.unblocked <- struct{}{}:
+			default:
+			}
 			return text("cancelled")
 		},
 		// stubborn ignores cancellation.
@@ -252,6 +258,12 @@ func TestStdioDirectLane(t *testing.T) {
 	}
 	if r, ok := got[5.0]; ok {
 		t.Errorf("cancelled call answered: %+v", r)
+	}
+	// A cancelled call is retired at once, and may not have started yet.
+	select {
+	case <-e.unblocked:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancellation never reached the block call")
 	}
 	calls := e.directCalls()
 	slices.Sort(calls)
