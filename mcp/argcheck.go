@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -180,7 +181,7 @@ func (c *schemaCheck) passes(v any) bool {
 	}
 	if c.enum != nil {
 		s, ok := v.(string)
-		if !ok || !contains(c.enum, s) {
+		if !ok || !slices.Contains(c.enum, s) {
 			return false
 		}
 	}
@@ -245,15 +246,6 @@ func (c *schemaCheck) passesArray(a []any) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // directDecoder decodes arguments the fast path has vouched for straight
