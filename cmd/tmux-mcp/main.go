@@ -43,9 +43,9 @@ func main() {
 		// One client's calls, each mostly a wait on tmux: a second P only
 		// adds thread wake-ups (futex calls, costly in a VM) between the
 		// goroutine that reads a line and the one that runs it. With one,
-		// send_keys took 18-35 µs less in paired runs, the other tools
-		// the same or up to 10 µs less. GOMAXPROCS in the environment
-		// still wins.
+		// send_keys took 13-35 µs less in paired runs; the other tools
+		// moved within the noise. GOMAXPROCS in the environment still
+		// wins.
 		runtime.GOMAXPROCS(1)
 	}
 	stdin, restore := pollableStdin()
