@@ -57,8 +57,17 @@ type server struct {
 // decodes the common tools/call itself.
 type Server struct {
 	*sdk.Server
-	s *server
+	s    *server
+	impl *sdk.Implementation
 }
+
+// Enabled reports whether the tool name is enabled: listed and callable.
+func (srv *Server) Enabled(name string) bool { return srv.s.enabled[name] }
+
+// Implementation returns the server's name and version, as the SDK sends
+// them (a transport that answers calls itself needs them for sessionless
+// clients, which get them in every result's _meta).
+func (srv *Server) Implementation() *sdk.Implementation { return srv.impl }
 
 // CallTool runs a call of the tool name with the JSON object args and
 // returns its result, as the SDK's server answers a tools/call request
@@ -123,7 +132,8 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		sopts.SubscribeHandler = subs.subscribe
 		sopts.UnsubscribeHandler = subs.unsubscribe
 	}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "tmux-mcp", Version: version}, sopts)
+	impl := &sdk.Implementation{Name: "tmux-mcp", Version: version}
+	srv := sdk.NewServer(impl, sopts)
 	if subs != nil {
 		subs.srv = srv
 	}
@@ -138,7 +148,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	s.addResources(srv)
 	addPrompts(srv)
 	srv.AddReceivingMiddleware(s.denyDisabled, s.routeResources)
-	return &Server{Server: srv, s: s}, nil
+	return &Server{Server: srv, s: s, impl: impl}, nil
 }
 
 // selectTools returns the set of enabled tools: names if given, else every

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,15 +11,21 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The direct lane: once a session is initialized, a plain tools/call is
-// decoded here, run through a toolCaller ([mcp.Server.CallTool]) and
-// answered here, without the SDK (see [stdio]).
+// The direct lane: once a session is initialized, or for sessionless
+// requests (protocol 2026-07-28), a plain tools/call is decoded here, run
+// through a toolCaller ([mcp.Server.CallTool]) and answered here, without
+// the SDK (see [stdio]).
 
 // toolCaller runs tool calls for the direct lane; *mcp.Server is one.
 type toolCaller interface {
 	// CallTool runs the call, or returns ok false, having run nothing,
 	// when name is no tool.
 	CallTool(ctx context.Context, name string, args json.RawMessage) (res *sdk.CallToolResult, ok bool)
+	// Implementation is the server's name and version, for sessionless
+	// clients' results.
+	Implementation() *sdk.Implementation
+	// Enabled reports whether the tool name is enabled.
+	Enabled(name string) bool
 }
 
 // errClientCancelled is the cause of a direct call's cancellation by the
@@ -27,8 +34,8 @@ var errClientCancelled = errors.New("cancelled by the client")
 
 // multiRoundTripVersion is the first protocol version whose clients the
 // SDK answers with "resultType" in every tools/call result (multi-round-
-// trip requests). The direct lane leaves those sessions to the SDK: their
-// clients send _meta on every request anyway.
+// trip requests). The direct lane leaves sessions initialized for it to the
+// SDK; sessionless requests of that version it serves (statelessMeta).
 const multiRoundTripVersion = "2026-07-28"
 
 // laneServes reports whether the direct lane may serve a session that
@@ -43,10 +50,13 @@ func laneServes(params json.RawMessage) bool {
 
 // direct serves line on the direct lane if it is a plain tools/call: the
 // keys jsonrpc "2.0", method, a usable id, and params with a string name,
-// arguments and nothing else. It reports whether it took the line.
+// arguments and nothing else but a sessionless _meta (statelessMeta). A
+// call without one needs an initialized session (ready); one with it, a
+// connection that never sent initialize. It reports whether it took the
+// line.
 func (s *stdio) direct(line []byte) bool {
 	call, ok := plainToolCall(line)
-	if !ok {
+	if !ok || (call.stateless && s.initialize) || (!call.stateless && !s.ready) {
 		return false
 	}
 	ctx, cancel := context.WithCancelCause(s.stop)
@@ -54,14 +64,15 @@ func (s *stdio) direct(line []byte) bool {
 		cancel(nil)
 		return false // an id already in flight: the SDK decides
 	}
-	go s.call(ctx, cancel, call.id, call.name, call.args)
+	go s.call(ctx, cancel, call)
 	return true
 }
 
 type toolCall struct {
-	id   jsonrpc.ID
-	name string
-	args json.RawMessage
+	id        jsonrpc.ID
+	name      string
+	args      json.RawMessage
+	stateless bool // with a sessionless _meta: the answer names the server and its result type
 }
 
 // plainToolCall decodes line if it is a plain tools/call. Keys are matched
@@ -85,50 +96,116 @@ func plainToolCall(line []byte) (c toolCall, ok bool) {
 		return c, false
 	}
 	for k := range params {
-		if k != "name" && k != "arguments" {
-			return c, false // _meta (progress) and newer fields: the SDK's
+		if k != "name" && k != "arguments" && k != "_meta" {
+			return c, false // newer fields: the SDK's
 		}
 	}
-	var name string
-	if json.Unmarshal(params["name"], &name) != nil {
+	if meta, ok := params["_meta"]; ok {
+		if !statelessMeta(meta) {
+			return c, false // a progress token, a log level, ...: the SDK's
+		}
+		c.stateless = true
+	}
+	if json.Unmarshal(params["name"], &c.name) != nil {
 		return c, false
 	}
-	return toolCall{id: id, name: name, args: params["arguments"]}, true
+	c.id, c.args = id, params["arguments"]
+	return c, true
+}
+
+// statelessMeta reports whether meta is the _meta of a sessionless request
+// (SEP-2575) for multiRoundTripVersion and holds nothing else: the protocol
+// version, the client's capabilities and, if present, its info, each one
+// the SDK would accept. Anything else (a progress token, a log level, a
+// newer version, a value the SDK would refuse) is left to the SDK.
+func statelessMeta(meta json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(meta, &m) != nil {
+		return false
+	}
+	for k := range m {
+		switch k {
+		case sdk.MetaKeyProtocolVersion, sdk.MetaKeyClientCapabilities, sdk.MetaKeyClientInfo:
+		default:
+			return false
+		}
+	}
+	var version string
+	if json.Unmarshal(m[sdk.MetaKeyProtocolVersion], &version) != nil || version != multiRoundTripVersion {
+		return false
+	}
+	// The SDK decodes the capabilities into this shape (its own type is
+	// unexported), and the info into an Implementation.
+	var caps struct {
+		sdk.ClientCapabilities
+		Roots *sdk.RootCapabilities `json:"roots,omitempty"`
+	}
+	if c, ok := m[sdk.MetaKeyClientCapabilities]; !ok || !isObject(c) || json.Unmarshal(c, &caps) != nil {
+		return false
+	}
+	if info, ok := m[sdk.MetaKeyClientInfo]; ok {
+		if !isObject(info) || json.Unmarshal(info, new(sdk.Implementation)) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// isObject reports whether raw, valid JSON, is an object.
+func isObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
 }
 
 // call runs one direct call and answers it, unless the client cancelled it.
-func (s *stdio) call(ctx context.Context, cancel context.CancelCauseFunc, id jsonrpc.ID, name string, args json.RawMessage) {
+func (s *stdio) call(ctx context.Context, cancel context.CancelCauseFunc, c toolCall) {
 	defer cancel(nil)
-	line, err := s.answer(ctx, id, name, args)
+	line, err := s.answer(ctx, c)
 	if context.Cause(ctx) == errClientCancelled {
 		return // already retired by cancelled
 	}
 	if err == nil {
 		_ = s.writeLine(line) // Best effort: a broken stdout ends the session anyway.
 	}
-	s.answered(id)
+	s.answered(c.id)
 }
 
 // answer runs a direct call and returns its response line.
-func (s *stdio) answer(ctx context.Context, id jsonrpc.ID, name string, args json.RawMessage) ([]byte, error) {
-	res, ok := s.tools.CallTool(ctx, name, args)
+func (s *stdio) answer(ctx context.Context, c toolCall) ([]byte, error) {
+	res, ok := s.tools.CallTool(ctx, c.name, c.args)
 	if !ok {
-		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
-			Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}})
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{
+			Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", c.name)}})
 	}
 	if res.Content == nil {
 		res.Content = []sdk.Content{} // as the SDK: never "content": null
+	}
+	if c.stateless {
+		// As the SDK does for sessionless requests: the server in _meta...
+		if res.Meta == nil {
+			res.Meta = sdk.Meta{}
+		}
+		if _, ok := res.Meta[sdk.MetaKeyServerInfo]; !ok {
+			res.Meta[sdk.MetaKeyServerInfo] = s.tools.Implementation()
+		}
 	}
 	// MarshalJSON, not json.Marshal: its output is compact already, and
 	// json.Marshal would check and compact it again.
 	result, err := res.MarshalJSON()
 	if err != nil {
-		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{
 			Code: jsonrpc.CodeInternalError, Message: err.Error()}})
+	}
+	if c.stateless && s.tools.Enabled(c.name) {
+		// ...and resultType, which CallToolResult keeps unexported and
+		// MarshalJSON writes last. The SDK sets it in its tools/call
+		// handler, so a disabled tool, answered by mcp's middleware before
+		// that, goes without.
+		result = append(result[:len(result)-1], `,"resultType":"complete"}`...)
 	}
 	// The envelope by hand: jsonrpc.EncodeMessage would validate and
 	// compact the result a second time, a pass over what can be 1 MiB.
-	rawID, err := json.Marshal(id.Raw())
+	rawID, err := json.Marshal(c.id.Raw())
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ func (c counted) CallTool(ctx context.Context, name string, args json.RawMessage
 	return c.toolCaller.CallTool(ctx, name, args)
 }
 
+// serveLines serves one connection of srv, initialized for version, or
+// not at all when version is "" (sessionless requests need no handshake).
 func serveLines(t *testing.T, srv *mcp.Server, direct bool, version string) *lineConn {
 	t.Helper()
 	inR, inW := io.Pipe()
@@ -58,6 +60,9 @@ func serveLines(t *testing.T, srv *mcp.Server, direct bool, version string) *lin
 			t.Error("Run did not return")
 		}
 	})
+	if version == "" {
+		return c
+	}
 	c.roundTrip(t, strings.Replace(initialize, "2025-11-25", version, 1))
 	if _, err := io.WriteString(inW, initialized+"\n"); err != nil {
 		t.Fatal(err)
@@ -126,5 +131,53 @@ func TestDirectLaneAnswersAsTheSDK(t *testing.T) {
 			t.Errorf("%s: the direct lane took %d of %d calls, want %d (and %d with it off)",
 				version, n, len(calls), want, viaSDK.direct.Load())
 		}
+	}
+
+	// Sessionless (2026-07-28, no initialize): every request carries its
+	// _meta, and the SDK adds the server's info and resultType to results.
+	const (
+		caps = `"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}}`
+		info = `"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}`
+		v26  = `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	)
+	metas := []struct {
+		meta   string
+		direct bool // the lane takes it
+	}{
+		{`{` + v26 + `,` + caps + `,` + info + `}`, true},
+		{`{` + v26 + `,` + caps + `}`, true},
+		{`{` + v26 + `,` + caps + `,` + info + `,"progressToken":"p"}`, false},
+		{`{` + v26 + `,` + caps + `,"io.modelcontextprotocol/logLevel":"debug"}`, false},
+		{`{` + v26 + `}`, false},                                                          // the SDK refuses: no capabilities
+		{`{` + v26 + `,` + caps + `,"io.modelcontextprotocol/clientInfo":null}`, false},   // refused: bad info
+		{`{` + v26 + `,"io.modelcontextprotocol/clientCapabilities":{"roots":5}}`, false}, // refused: bad capabilities
+		{`{"io.modelcontextprotocol/protocolVersion":"2099-01-01",` + caps + `}`, false},  // unsupported version
+	}
+	viaSDK, direct := serveLines(t, srv, false, ""), serveLines(t, srv, true, "")
+	id, want := 0, int32(0)
+	for _, m := range metas {
+		for _, call := range calls {
+			id++
+			withMeta := strings.Replace(call, `{"name"`, `{"_meta":`+m.meta+`,"name"`, 1)
+			line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, withMeta)
+			want, got := viaSDK.roundTrip(t, line), direct.roundTrip(t, line)
+			if got != want {
+				t.Errorf("sessionless: %s\n direct: %s\n    sdk: %s", withMeta, got, want)
+			}
+		}
+		if m.direct {
+			want += int32(len(calls))
+		}
+	}
+	if n := direct.direct.Load(); n != want {
+		t.Errorf("sessionless: the direct lane took %d calls, want %d", n, want)
+	}
+
+	// A sessionless call on a connection that sent initialize: the SDK's.
+	viaSDK, direct = serveLines(t, srv, false, "2025-11-25"), serveLines(t, srv, true, "2025-11-25")
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{%s,%s},"name":"get_pane_info","arguments":{"pane_id":%q}}}`,
+		v26, caps, pane)
+	if want, got := viaSDK.roundTrip(t, line), direct.roundTrip(t, line); got != want || direct.direct.Load() != 0 {
+		t.Errorf("sessionless after initialize: lane took %d\n direct: %s\n    sdk: %s", direct.direct.Load(), got, want)
 	}
 }

@@ -27,8 +27,10 @@ import (
 //     ends, cancelled after a grace period; the SDK's transport drops them,
 //     so `printf ... | tmux-mcp` printed nothing.
 //   - Once the session is initialized, a plain tools/call (no _meta, so no
-//     progress token) takes a direct lane to the tool: decoded once with
-//     encoding/json, run on its own goroutine, answered here. The SDK
+//     progress token; or, on a connection that never sent initialize, the
+//     sessionless _meta of protocol 2026-07-28 and nothing more) takes a
+//     direct lane to the tool: decoded once with encoding/json, run on its
+//     own goroutine, answered here. The SDK
 //     decodes every request four to six times, each time through a decoder
 //     that allocates 32 KiB, which cost more than the tmux round trip
 //     behind a typical call. Everything else goes to the SDK as decoded
@@ -50,14 +52,15 @@ type stdio struct {
 	stop       context.Context
 	cancelCall context.CancelFunc
 
-	startOnce sync.Once
-	msgs      chan jsonrpc.Message // for the SDK, in order; closed after the drain at EOF
-	initSeen  bool                 // initialize was read, for a version the lane serves (reader only)
-	ready     bool                 // then initialized: tools/call may take the direct lane (reader only)
-	closeOnce sync.Once
-	closed    chan struct{} // closed by Close
-	atEOF     chan struct{} // closed when stdin has ended
-	drained   chan struct{} // closed when the drain is over and the SDK sees EOF
+	startOnce  sync.Once
+	msgs       chan jsonrpc.Message // for the SDK, in order; closed after the drain at EOF
+	initialize bool                 // an initialize was read: no sessionless calls on the lane (reader only)
+	initSeen   bool                 // initialize was read, for a version the lane serves (reader only)
+	ready      bool                 // then initialized: tools/call may take the direct lane (reader only)
+	closeOnce  sync.Once
+	closed     chan struct{} // closed by Close
+	atEOF      chan struct{} // closed when stdin has ended
+	drained    chan struct{} // closed when the drain is over and the SDK sees EOF
 
 	writeMu sync.Mutex // serializes writes to out
 
@@ -254,7 +257,7 @@ func (s *stdio) check(line []byte) jsonrpc.Message {
 		s.reject(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 		return nil
 	}
-	if s.ready && s.tools != nil && s.direct(trimmed) {
+	if s.tools != nil && (s.ready || !s.initialize) && s.direct(trimmed) {
 		return nil
 	}
 	msg, err := jsonrpc.DecodeMessage(trimmed)
@@ -270,6 +273,7 @@ func (s *stdio) check(line []byte) jsonrpc.Message {
 		case req.Method == "notifications/cancelled":
 			s.cancelled(req.Params)
 		case req.Method == "initialize":
+			s.initialize = true
 			s.initSeen = laneServes(req.Params)
 		case req.Method == "notifications/initialized":
 			s.ready = s.initSeen

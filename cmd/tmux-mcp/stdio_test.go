@@ -48,6 +48,12 @@ func (e *stdioEnv) CallTool(ctx context.Context, name string, _ json.RawMessage)
 	return h(ctx), true
 }
 
+func (e *stdioEnv) Implementation() *sdk.Implementation {
+	return &sdk.Implementation{Name: "t", Version: "0"}
+}
+
+func (e *stdioEnv) Enabled(name string) bool { _, ok := e.tools[name]; return ok }
+
 func (e *stdioEnv) directCalls() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -401,6 +407,8 @@ func FuzzPlainToolCall(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{}}}`,
 		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"x"}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"ping","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1}}}`,
 	} {
 		f.Add(s)
 	}
@@ -418,7 +426,8 @@ func FuzzPlainToolCall(f *testing.F) {
 			t.Fatalf("%s: direct lane took %+v; the SDK decodes %#v, %v", line, c, msg, err)
 		}
 		var p sdk.CallToolParamsRaw
-		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name != c.name || p.Meta != nil ||
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name != c.name || (p.Meta != nil) != c.stateless ||
+			p.GetProgressToken() != nil || (c.stateless && p.Meta[sdk.MetaKeyProtocolVersion] != multiRoundTripVersion) ||
 			strings.TrimSpace(string(p.Arguments)) != strings.TrimSpace(string(c.args)) {
 			t.Fatalf("%s: direct lane took %+v; the SDK's params are %+v, %v", line, c, p, err)
 		}
