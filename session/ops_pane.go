@@ -57,11 +57,34 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
+	if isPaneID(t) {
+		// The id is the answer, and send-keys fails on a missing pane
+		// before it sends anything: no lookup first. One command less
+		// for tmux to parse and run, about 10 µs of its CPU per call.
+		if _, err := s.exec(ctx, a.commands(t)...); err != nil {
+			return "", err
+		}
+		return t, nil
+	}
 	rs, err := s.exec(ctx, append([]controlmode.Command{paneIDCommand(t)}, a.commands(t)...)...)
 	if err != nil {
 		return "", err
 	}
 	return paneIDOf(rs[0], t)
+}
+
+// isPaneID reports whether t is a pane id, %N, which tmux resolves to
+// that pane or to nothing.
+func isPaneID(t string) bool {
+	if len(t) < 2 || t[0] != '%' {
+		return false
+	}
+	for _, c := range t[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // SendKeysOp is one input of [Server.SendKeysBatch].
