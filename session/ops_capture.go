@@ -106,6 +106,15 @@ func (s *Server) Capture(ctx context.Context, ref PaneRef, fallback bool, a Capt
 	if err != nil {
 		return "", nil, err
 	}
+	if isPaneID(t) {
+		// As in SendKeys: capture-pane fails on a missing pane, and the
+		// id is the answer.
+		rs, err := s.exec(ctx, a.command(t))
+		if err != nil {
+			return "", nil, err
+		}
+		return t, trimBlankTail(rs[0].Lines), nil
+	}
 	rs, err := s.exec(ctx, paneIDCommand(t), a.command(t))
 	if err != nil {
 		return "", nil, err
