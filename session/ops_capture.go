@@ -48,6 +48,48 @@ func paneIDOf(r controlmode.Reply, target string) (string, error) {
 	return r.Lines[0], nil
 }
 
+// onPane runs cmds on one line and returns the id of the pane target t
+// names and the replies of cmds. The first of cmds must act on that pane
+// and fail when it is missing, as send-keys, capture-pane, pipe-pane and
+// clear-history do (display-message does not). A target that is not a
+// pane id is resolved first on the same line (paneIDCommand), so that a
+// missing one fails the line before anything runs. A pane id needs no
+// lookup: the first command fails on a missing pane by itself, and the id
+// is the answer; that is one command less for tmux, about 10 µs of its
+// CPU on every send_keys or capture_pane.
+func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Command) (string, []controlmode.Reply, error) {
+	if isPaneID(t) {
+		rs, err := s.exec(ctx, cmds...)
+		if err != nil {
+			return "", nil, err
+		}
+		return t, rs, nil
+	}
+	rs, err := s.exec(ctx, append([]controlmode.Command{paneIDCommand(t)}, cmds...)...)
+	if err != nil {
+		return "", nil, err
+	}
+	id, err := paneIDOf(rs[0], t)
+	if err != nil {
+		return "", nil, err
+	}
+	return id, rs[1:], nil
+}
+
+// isPaneID reports whether t is a pane id, %N, which tmux resolves to
+// that pane or to nothing.
+func isPaneID(t string) bool {
+	if len(t) < 2 || t[0] != '%' {
+		return false
+	}
+	for _, c := range t[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // paneInfoCommand prints one row of the pane format for target.
 func (s *Server) paneInfoCommand(target string) controlmode.Command {
 	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.format)
@@ -106,23 +148,11 @@ func (s *Server) Capture(ctx context.Context, ref PaneRef, fallback bool, a Capt
 	if err != nil {
 		return "", nil, err
 	}
-	if isPaneID(t) {
-		// As in SendKeys: capture-pane fails on a missing pane, and the
-		// id is the answer.
-		rs, err := s.exec(ctx, a.command(t))
-		if err != nil {
-			return "", nil, err
-		}
-		return t, trimBlankTail(rs[0].Lines), nil
-	}
-	rs, err := s.exec(ctx, paneIDCommand(t), a.command(t))
+	paneID, rs, err := s.onPane(ctx, t, a.command(t))
 	if err != nil {
 		return "", nil, err
 	}
-	if paneID, err = paneIDOf(rs[0], t); err != nil {
-		return "", nil, err
-	}
-	return paneID, trimBlankTail(rs[1].Lines), nil
+	return paneID, trimBlankTail(rs[0].Lines), nil
 }
 
 // PaneSnapshot is a pane's screen and state, read at one moment.
@@ -238,6 +268,8 @@ func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool,
 	if err != nil {
 		return "", nil, err
 	}
+	// Not onPane: display-message prints empty fields for a missing pane
+	// instead of failing, so even a pane id is looked up first.
 	rs, err := s.exec(ctx, paneIDCommand(t),
 		controlmode.NewCommand("display-message", "-p", "-t", t).Text(format))
 	if err != nil {
