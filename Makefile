@@ -49,8 +49,9 @@ fuzz:
 		for target in $$(echo "$$list" | grep '^Fuzz' || true); do \
 			for try in 1 2; do \
 				echo "== $$pkg $$target ($(FUZZTIME))"; \
-				{ $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg; \
-				  echo $$? >"$$status"; } 2>&1 | tee "$$log"; \
+				: >"$$status"; \
+				{ $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg \
+				  && echo 0 >"$$status" || echo $$? >"$$status"; } 2>&1 | tee "$$log"; \
 				[ "$$(cat "$$status")" = 0 ] && break; \
 				if [ $$try = 1 ] && grep -q 'context deadline exceeded' "$$log" && ! grep -q 'Failing input written' "$$log"; then \
 					echo "== $$target: the fuzztime deadline race (go.dev/issue/75804), no input found; once more"; \
