@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -275,13 +276,58 @@ func success(out any) (*sdk.CallToolResult, *ToolError) {
 // never null, as the output schemas say.
 func fillNil(v any) any {
 	rv := reflect.ValueOf(v)
-	if !rv.IsValid() {
-		return v
+	if !rv.IsValid() || !fillable(rv.Type()) {
+		return v // most outputs hold no list or map to fill: no copy, no walk
 	}
 	cp := reflect.New(rv.Type()).Elem()
 	cp.Set(rv)
 	fillNilValue(cp)
 	return cp.Interface()
+}
+
+// fillableTypes caches fillable: reflect.Type → bool.
+var fillableTypes sync.Map
+
+// fillable reports whether fillNilValue could change a value of type t:
+// whether it holds, anywhere fillNilValue looks, a slice or map field that
+// is not omitempty.
+func fillable(t reflect.Type) bool {
+	if f, ok := fillableTypes.Load(t); ok {
+		return f.(bool)
+	}
+	f := fillableType(t, map[reflect.Type]bool{})
+	fillableTypes.Store(t, f)
+	return f
+}
+
+func fillableType(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false // being looked at further up
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Pointer:
+		return fillableType(t.Elem(), seen)
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.Struct && fillableType(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			omit := strings.Contains(f.Tag.Get("json"), ",omitempty")
+			switch {
+			case f.Type.Kind() == reflect.Slice && !omit && f.Type != reflect.TypeFor[JSONObject]():
+				return true
+			case f.Type.Kind() == reflect.Map && !omit:
+				return true
+			case fillableType(f.Type, seen):
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func fillNilValue(v reflect.Value) {

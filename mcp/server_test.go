@@ -560,3 +560,60 @@ func TestServerCallTool(t *testing.T) {
 		t.Errorf("unknown tool: the backend was called")
 	}
 }
+
+// fillNil skips the types fillable says it cannot change; for every
+// output type of the catalogue, zero and with an element in each list of
+// structs, skipping must give what the walk gives.
+func TestFillNilSkipsOnlyWhatNeedsNothing(t *testing.T) {
+	walked := func(v any) any {
+		rv := reflect.ValueOf(v)
+		cp := reflect.New(rv.Type()).Elem()
+		cp.Set(rv)
+		fillNilValue(cp)
+		return cp.Interface()
+	}
+	// grow gives every slice of structs one zero element, and every
+	// pointer to a struct a zero struct, a few levels deep.
+	var grow func(v reflect.Value, depth int)
+	grow = func(v reflect.Value, depth int) {
+		if depth == 0 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Field(i).CanSet() {
+					grow(v.Field(i), depth-1)
+				}
+			}
+		case reflect.Slice:
+			if v.Type().Elem().Kind() == reflect.Struct {
+				v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+				grow(v.Index(0), depth-1)
+			}
+		case reflect.Pointer:
+			if v.Type().Elem().Kind() == reflect.Struct {
+				v.Set(reflect.New(v.Type().Elem()))
+				grow(v.Elem(), depth-1)
+			}
+		}
+	}
+	for _, d := range catalogue() {
+		zero := reflect.New(d.out).Elem()
+		grown := reflect.New(d.out).Elem()
+		grow(grown, 6)
+		for _, v := range []any{zero.Interface(), grown.Interface()} {
+			got, _ := json.Marshal(fillNil(v))
+			want, _ := json.Marshal(walked(v))
+			if string(got) != string(want) {
+				t.Errorf("%s (%v): fillNil gives %s, the walk %s", d.name, d.out, got, want)
+			}
+		}
+	}
+	if fillable(reflect.TypeFor[PaneInfo]()) || fillable(reflect.TypeFor[Message]()) {
+		t.Error("PaneInfo or Message taken for fillable: they hold no list or map")
+	}
+	if !fillable(reflect.TypeFor[List[PaneInfo]]()) {
+		t.Error("List[PaneInfo] not fillable: its result list must be [] when empty")
+	}
+}
