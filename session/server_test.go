@@ -314,6 +314,10 @@ func TestModelTruthUnderChurn(t *testing.T) {
 		if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "sync")); err != nil {
 			// The attached session was killed: the next call connects anew.
 			if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "sync")); err != nil {
+				if fx.Died() {
+					t.Skipf("after %d operations the tmux server died (a segfault of tmux itself; "+
+						"the kernel log shows them): inconclusive: %v", ops, err)
+				}
 				t.Fatal(err)
 			}
 		}
