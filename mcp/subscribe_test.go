@@ -49,6 +49,13 @@ func TestResourceSubscriptions(t *testing.T) {
 				t.Fatal("subscribe capability not advertised")
 			}
 			ctx := context.Background()
+			// Attach the control client now, not when a 2026-07-28
+			// subscription starts listening: tmux 3.3a can crash when a
+			// control client attaches while another client runs
+			// new-session, as the loop below does (seen here once).
+			if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_panes", Arguments: map[string]any{}}); err != nil || res.IsError {
+				t.Fatalf("list_panes: %v %+v", err, res)
+			}
 			content := "tmux://panes/" + pane + "/content"
 			for _, uri := range []string{"tmux://sessions", content} {
 				if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
