@@ -34,8 +34,11 @@ func inputTarget(ref PaneRef) (string, error) {
 	return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
 }
 
-// paneIDCommand prints the id of the pane target names. Put first on a
-// line, it fails before anything else runs when the target is missing.
+// paneIDCommand prints the id of the pane target names. It does not fail
+// on a missing target (display-message prints an empty line, which
+// paneIDOf answers not_found): the commands after it on a line still run,
+// so each must fail on a missing pane by itself, or be cleaned up after
+// (as PasteText does with its buffer).
 func paneIDCommand(target string) controlmode.Command {
 	return controlmode.NewCommand("display-message", "-p", "-t", target, "#{pane_id}")
 }
@@ -51,12 +54,11 @@ func paneIDOf(r controlmode.Reply, target string) (string, error) {
 // onPane runs cmds on one line and returns the id of the pane target t
 // names and the replies of cmds. The first of cmds must act on that pane
 // and fail when it is missing, as send-keys, capture-pane, pipe-pane and
-// clear-history do (display-message does not). A target that is not a
-// pane id is resolved first on the same line (paneIDCommand), so that a
-// missing one fails the line before anything runs. A pane id needs no
-// lookup: the first command fails on a missing pane by itself, and the id
-// is the answer; that is one command less for tmux, about 10 µs of its
-// CPU on every send_keys or capture_pane.
+// clear-history do (display-message does not), so that nothing after it
+// runs. A target that is not a pane id is looked up on the same line
+// first (paneIDCommand), for the id the caller answers with. A pane id is
+// that answer already: one command less for tmux, about 10 µs of its CPU
+// on every send_keys or capture_pane.
 func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Command) (string, []controlmode.Reply, error) {
 	if isPaneID(t) {
 		rs, err := s.exec(ctx, cmds...)
