@@ -128,22 +128,58 @@ var paneFields = []field[Pane]{
 	{"pane_title", func(p *Pane, v string) { p.Title = v }},
 }
 
-// rowFormat reads rows of one kind. Fields are joined by a separator made
-// of random printable bytes, so no name or title can forge a field
-// boundary, and the separator reads the same in every tmux version (command
-// output is vis-encoded in 3.4 and 3.5, which would mangle a control byte).
+// freeText names the fields whose values a user or a program in a pane
+// chooses: names, titles, commands and paths, which may hold spaces and
+// anything a separator could be made of.
+var freeText = map[string]bool{
+	"session_name":         true,
+	"window_name":          true,
+	"pane_title":           true,
+	"pane_current_command": true,
+	"pane_current_path":    true,
+}
+
+// rowFormat reads rows of one kind. Fields tmux makes up itself (ids,
+// numbers, flags, tty paths) never hold a space, so they come first,
+// joined by one; each free-text field follows behind a separator made of
+// random printable bytes, so no name or title can forge a field boundary,
+// and the separator reads the same in every tmux version (command output
+// is vis-encoded in 3.4 and 3.5, which would mangle a control byte).
+//
+// Short formats matter: tmux lexes a command a byte at a time, and a
+// list-panes row costs it about as much per byte of format as per field
+// looked up.
 type rowFormat[T any] struct {
-	fields []field[T]
+	fixed  []field[T] // in format order
+	text   []field[T]
 	sep    string
 	format string
 }
 
 func newRowFormat[T any](sep string, fields []field[T]) rowFormat[T] {
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = "#{" + f.name + "}"
+	f := rowFormat[T]{sep: sep}
+	for _, fl := range fields {
+		if freeText[fl.name] {
+			f.text = append(f.text, fl)
+		} else {
+			f.fixed = append(f.fixed, fl)
+		}
 	}
-	return rowFormat[T]{fields: fields, sep: sep, format: strings.Join(names, sep)}
+	if len(f.fixed) == 0 {
+		panic("session: a row format needs a field tmux makes up to lead it")
+	}
+	var b strings.Builder
+	for i, fl := range f.fixed {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("#{" + fl.name + "}")
+	}
+	for _, fl := range f.text {
+		b.WriteString(sep + "#{" + fl.name + "}")
+	}
+	f.format = b.String()
+	return f
 }
 
 // parse reads one row per line; a line with the wrong number of fields is
@@ -151,14 +187,18 @@ func newRowFormat[T any](sep string, fields []field[T]) rowFormat[T] {
 func (f rowFormat[T]) parse(lines []string) (rows []T, ok bool) {
 	ok = true
 	for _, line := range lines {
-		vals := strings.Split(line, f.sep)
-		if len(vals) != len(f.fields) {
+		texts := strings.Split(line, f.sep)
+		fixed := strings.Split(texts[0], " ")
+		if len(texts) != 1+len(f.text) || len(fixed) != len(f.fixed) {
 			ok = false
 			continue
 		}
 		var r T
-		for i, fl := range f.fields {
-			fl.set(&r, vals[i])
+		for i, fl := range f.fixed {
+			fl.set(&r, fixed[i])
+		}
+		for i, fl := range f.text {
+			fl.set(&r, texts[1+i])
 		}
 		rows = append(rows, r)
 	}
