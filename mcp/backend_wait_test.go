@@ -53,8 +53,10 @@ func TestRunCommandTool(t *testing.T) {
 			t.Fatalf("got %+v", r)
 		}
 		wantCode(t, env.fail(t, "run_command", map[string]any{"command": "true"}), CodeTargetRequired)
-		// exec, or dash would stay in front of cat as the pane's program.
-		env.fx.NewSession(t, "cat", "sh", "-c", "exec cat")
+		// Two arguments, so tmux execs cat with no shell in front: from
+		// the first moment no shell is the pane's program. (sh -c "exec
+		// cat" left a window in which run_command saw sh and ran.)
+		env.fx.NewSession(t, "cat", "cat", "-u")
 		catPane := env.fx.Tmux(t, "display-message", "-p", "-t", "cat", "#{pane_id}")
 		e := env.fail(t, "run_command", map[string]any{"pane_id": catPane, "command": "true"})
 		wantCode(t, e, CodeTmuxError)
