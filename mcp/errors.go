@@ -34,9 +34,11 @@ const (
 
 // Values of ToolError.Effects.
 const (
-	// EffectsNone means the call was refused before anything was written to tmux.
+	// EffectsNone means the call changed nothing in tmux: it was refused
+	// before anything was written, or it sent only reads and commands tmux
+	// refused for a missing target.
 	EffectsNone = "none"
-	// EffectsPossible means a command may have reached tmux.
+	// EffectsPossible means a command that can change tmux may have run.
 	EffectsPossible = "possible"
 )
 
@@ -91,7 +93,9 @@ func (e *ToolError) WithSuggestion(s string) *ToolError {
 //   - ToolCode decides the code. Without it an error is internal, unless it is
 //     context.Canceled (cancelled) or context.DeadlineExceeded (deadline).
 //   - Effects reports EffectsNone when the error happened before the call
-//     wrote anything to tmux. Without it, effects are "possible".
+//     wrote anything to tmux. Without it, effects are "possible". A tool
+//     call then settles effects from what the session layer saw the whole
+//     call send (see settleEffects).
 //   - Retryable overrides the default rule (busy, server_unavailable and
 //     connection_lost are retryable when nothing was written).
 //   - Suggestion adds a one-line hint to the text content.

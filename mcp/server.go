@@ -13,6 +13,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/session"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -203,10 +204,12 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		args map[string]any
 		te   *ToolError
 	)
+	ctx, effects := session.WatchEffects(ctx)
 	defer func() {
 		if r := recover(); r != nil {
 			s.logger.Error("tool panicked", "tool", d.name, "panic", r, "stack", string(debug.Stack()))
 			te = Errorf(CodeInternal, EffectsPossible, "internal error in %s: %v", d.name, r)
+			settleEffects(te, effects)
 			res = te.result()
 		}
 		s.audit(d.name, args, te, time.Since(start))
@@ -228,10 +231,34 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 	})
 	if err != nil {
 		te = classify(err)
+		settleEffects(te, effects)
 		return te.result()
 	}
-	res, te = success(out)
+	if res, te = success(out); te != nil {
+		settleEffects(te, effects)
+		res = te.result()
+	}
 	return res
+}
+
+// settleEffects sets te's effects from what the whole call did to tmux,
+// where the session layer saw it (a call that sent tmux nothing keeps its
+// error's own word): "possible" once a command that can change tmux may
+// have run, in this operation or an earlier one of the same call, and
+// "none" when everything sent only read, or was refused for a missing
+// target.
+func settleEffects(te *ToolError, effects func() (sent, changed bool)) {
+	sent, changed := effects()
+	old := te.Effects
+	switch {
+	case changed:
+		te.Effects = EffectsPossible
+	case sent:
+		te.Effects = EffectsNone
+	}
+	if te.Effects != old {
+		te.Retryable = defaultRetryable(te.Code, te.Effects)
+	}
 }
 
 // checkTarget answers target_required when d needs a target and args names none.

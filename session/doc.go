@@ -21,4 +21,6 @@
 //
 // Operations return *[Error], whose Code is the MCP contract's error code
 // and whose Written field says whether a command may have reached tmux.
+// [WatchEffects] tells a caller whether a whole sequence of operations may
+// have changed anything.
 package session

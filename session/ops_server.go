@@ -102,7 +102,9 @@ func (s *Server) KillServer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Exec(ctx, controlmode.NewCommand("kill-server"))
+	kill := []controlmode.Command{controlmode.NewCommand("kill-server")}
+	rs, err := c.Exec(ctx, kill...)
+	noteExec(ctx, kill, rs, err)
 	s.model.markDirty()
 	// The reply comes before the client's %exit; a connection that ended
 	// first still means the server is going.

@@ -481,6 +481,7 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			return nil, err
 		}
 		rs, err := c.Exec(ctx, cmds...)
+		noteExec(ctx, cmds, rs, err)
 		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
 			// The client was ending (its session killed, it was detached)
 			// and tmux never saw these commands, or saw only reads: send
@@ -548,18 +549,21 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 			return "", "", s.noBinary(err)
 		}
 		if ctx.Err() != nil {
+			noteRun(ctx, args, true)
 			return "", "", fromExec(ctx.Err())
 		}
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = err.Error()
 		}
+		noteRun(ctx, args, !notFoundMessage(msg) && !noServerMessage(errors.New(msg)))
 		code := CodeTmuxError
 		if notFoundMessage(msg) {
 			code = CodeNotFound
 		}
 		return "", msg, &Error{Code: code, Msg: msg, Written: true, Err: err}
 	}
+	noteRun(ctx, args, true)
 	return out.String(), strings.TrimSpace(errb.String()), nil
 }
 

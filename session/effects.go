@@ -1,0 +1,79 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// callEffects is what the commands run under one context did: whether any was
+// sent to tmux, and whether any that can change tmux may have run.
+type callEffects struct{ sent, changed atomic.Bool }
+
+type callEffectsKey struct{}
+
+// WatchEffects returns a context under which every Server records what the
+// commands it runs for that context did, and a function that reports
+// whether any command was sent to tmux and whether any that can change tmux
+// may have run. A read (a list, a lookup, a capture) changes nothing, and
+// neither does a command tmux refused because its target does not exist:
+// tmux resolves targets before it runs a command, and stops the rest of
+// the line at the first failure.
+//
+// The contract's effects field wants this for a whole tool call, which may
+// be several operations; an [Error] knows only its own.
+func WatchEffects(ctx context.Context) (context.Context, func() (sent, changed bool)) {
+	c := new(callEffects)
+	return context.WithValue(ctx, callEffectsKey{}, c), func() (bool, bool) {
+		return c.sent.Load(), c.changed.Load()
+	}
+}
+
+// noteExec records one line of cmds that Conn.Exec answered with rs and err.
+func noteExec(ctx context.Context, cmds []controlmode.Command, rs []controlmode.Reply, err error) {
+	c, _ := ctx.Value(callEffectsKey{}).(*callEffects)
+	if c == nil || errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrInvalidCommand) {
+		return
+	}
+	c.sent.Store(true)
+	ran := cmds // every command may have run, unless tmux said which failed
+	var ce *controlmode.CommandError
+	if errors.As(err, &ce) {
+		for i, r := range rs {
+			if r.Err != nil {
+				ran = cmds[:i]
+				if !notFoundMessage(ce.Msg) {
+					ran = cmds[:i+1]
+				}
+				break
+			}
+		}
+	}
+	if !readOnly(ran) {
+		c.changed.Store(true)
+	}
+}
+
+// noteRun records one tmux process run with args; ran is false when tmux
+// refused its command for a missing target or server.
+func noteRun(ctx context.Context, args []string, ran bool) {
+	c, _ := ctx.Value(callEffectsKey{}).(*callEffects)
+	if c == nil {
+		return
+	}
+	c.sent.Store(true)
+	if !ran {
+		return
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			if !readOnlyCommands[a] {
+				c.changed.Store(true)
+			}
+			return
+		}
+	}
+}
