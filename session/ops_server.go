@@ -103,7 +103,7 @@ func (s *Server) KillServer(ctx context.Context) error {
 		return err
 	}
 	kill := []controlmode.Command{controlmode.NewCommand("kill-server")}
-	rs, err := c.Exec(ctx, kill...)
+	rs, err := s.send(ctx, c, kill...)
 	noteExec(ctx, kill, rs, err)
 	s.model.markDirty()
 	// The reply comes before the client's %exit; a connection that ended
@@ -129,7 +129,7 @@ func (s *Server) Settle(ctx context.Context) {
 		return
 	}
 	// A client whose session was destroyed has none left: it is exiting.
-	rs, err := c.Exec(ctx, controlmode.NewCommand("display-message", "-p", "#{client_session}"))
+	rs, err := s.send(ctx, c, controlmode.NewCommand("display-message", "-p", "#{client_session}"))
 	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] != "" {
 		return
 	}

@@ -130,7 +130,7 @@ func (s *Server) Leave(ctx context.Context, id string) {
 	if other == "" {
 		return
 	}
-	_, _ = c.Exec(ctx, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
+	_, _ = s.send(ctx, c, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
 }
 
 // leaveIfLast is Leave for an operation that removes window id from its

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,11 @@ type Server struct {
 
 	streams   streams   // pane output, from every client of this Server
 	listeners listeners // subscribers to changes
+
+	// attachGate is held alone while a control client of ours attaches,
+	// and shared by every command we send and every client we close: see
+	// startClient.
+	attachGate sync.RWMutex
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -92,10 +98,26 @@ func (s *Server) Close() error {
 	s.conn = nil
 	s.mu.Unlock()
 	if c != nil {
-		c.Close()
+		s.closeClient(c)
 	}
 	s.wg.Wait()
 	return nil
+}
+
+// send runs cmds on c when no client of ours is attaching (see
+// startClient). Every command this Server sends goes through it.
+func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	s.attachGate.RLock()
+	defer s.attachGate.RUnlock()
+	return c.Exec(ctx, cmds...)
+}
+
+// closeClient detaches c when no client of ours is attaching: tmux tells
+// every control client that one detached (see startClient).
+func (s *Server) closeClient(c *controlmode.Conn) {
+	s.attachGate.RLock()
+	defer s.attachGate.RUnlock()
+	c.Close()
 }
 
 // Generation returns the generation of the server the client is attached
@@ -189,7 +211,7 @@ func (s *Server) dial(done chan struct{}) {
 	s.mu.Lock()
 	if err == nil && s.closed {
 		s.mu.Unlock()
-		c.Close()
+		s.closeClient(c)
 		s.mu.Lock()
 		err = errorf(CodeServerUnavailable, false, "the session layer is closed")
 	}
@@ -244,9 +266,9 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		controlmode.NewCommand("display-message", "-p", "#{pid}:#{start_time}"),
 		controlmode.NewCommand("display-message", "-p", "#{version}"),
 	}, s.fmts.listCommands()...)
-	rs, err := c.Exec(ctx, cmds...)
+	rs, err := s.send(ctx, c, cmds...)
 	if err != nil || len(rs[0].Lines) != 1 || len(rs[1].Lines) != 1 {
-		c.Close()
+		s.closeClient(c)
 		if err == nil {
 			err = errors.New("unexpected reply to the generation query")
 		}
@@ -272,6 +294,18 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	}
 	src := s.srcSeq.Add(1)
 	ref := &clientRef{}
+	// tmux marks a client as a control client with the first message of
+	// its identify sequence, but makes the state that writing to it needs
+	// only at the last, and the sequence takes several turns of the
+	// server's loop (each passed descriptor ends a read). A notification
+	// written to every control client in between (%sessions-changed,
+	// %client-detached, %pane-mode-changed, ...) dereferences NULL: the
+	// server dies, and every session with it. Measured on 3.3a: a client
+	// of ours creating and killing sessions while another attached crashed
+	// 20 servers of 20, at the first or second attach. So nothing of ours
+	// runs while one of ours attaches; other clients cannot be held.
+	s.attachGate.Lock()
+	defer s.attachGate.Unlock()
 	c, err := controlmode.Start(ctx, &controlmode.Options{
 		Tmux:           s.opts.Tmux,
 		Socket:         s.sock.Name,
@@ -428,7 +462,7 @@ func (s *Server) sync(ctx context.Context) error {
 			if err != nil {
 				return nil, err
 			}
-			rs, err := c.Exec(ctx, s.fmts.listCommands()...)
+			rs, err := s.send(ctx, c, s.fmts.listCommands()...)
 			if err != nil {
 				return nil, fromExec(err)
 			}
@@ -480,7 +514,7 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 		if err != nil {
 			return nil, err
 		}
-		rs, err := c.Exec(ctx, cmds...)
+		rs, err := s.send(ctx, c, cmds...)
 		noteExec(ctx, cmds, rs, err)
 		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
 			// The client was ending (its session killed, it was detached)
@@ -543,6 +577,10 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
+	if !slices.Contains(args, "wait-for") { // which may block for as long as it likes
+		s.attachGate.RLock()
+		defer s.attachGate.RUnlock()
+	}
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {

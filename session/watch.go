@@ -64,7 +64,7 @@ func (s *Server) resume(ref *clientRef, pane string, st *paneStream) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	rs, err := c.Exec(ctx,
+	rs, err := s.send(ctx, c,
 		controlmode.NewCommand("refresh-client", "-A", pane+":continue"),
 		controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*paneStream, func(), error
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.closed {
-			go ref.conn().Close()
+			go s.closeClient(ref.conn())
 			return nil, errorf(CodeServerUnavailable, false, "the session layer is closed")
 		}
 		if s.watchers == nil {
@@ -167,7 +167,7 @@ func (s *Server) releaseWatcher(sessionID string, w *watcher) {
 		idle := w.refs == 0 && s.watchers[sessionID] == w
 		s.mu.Unlock()
 		if idle {
-			w.ref.conn().Close()
+			s.closeClient(w.ref.conn())
 		}
 	})
 }
@@ -179,7 +179,7 @@ func (s *Server) endWatcher(sessionID string, w *watcher) {
 	select {
 	case <-c.Done():
 	case <-s.stop:
-		c.Close()
+		s.closeClient(c)
 	}
 	s.mu.Lock()
 	if s.watchers[sessionID] == w {
