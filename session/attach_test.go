@@ -2,7 +2,11 @@ package session
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
@@ -51,5 +55,90 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 	}
 	if fx.Died() {
 		t.Fatal("the tmux server died")
+	}
+}
+
+// TestAttachesWaitForOtherProcesses is TestAttachesWaitForOwnCommands with
+// the churn and the attaches in two Managers, which share no memory: as
+// two tmux-mcp processes on one tmux server would be.
+func TestAttachesWaitForOtherProcesses(t *testing.T) {
+	fx, churner := newTestServer(t)
+	ctx := testCtx(t)
+	base := fx.NewSession(t, "base", "cat")
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t)})
+	t.Cleanup(func() { m.Close() })
+	attacher := m.Server(Socket{Name: fx.Socket})
+	for _, s := range []*Server{churner, attacher} {
+		if _, err := s.Sessions(ctx); err != nil { // the main clients attach
+			t.Fatal(err)
+		}
+	}
+	stop, churned := make(chan struct{}), make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				churned <- nil
+				return
+			default:
+			}
+			name := fmt.Sprint("churn", i)
+			if _, err := churner.change(ctx,
+				controlmode.NewCommand("new-session", "-d", "-s", name, "cat"),
+				controlmode.NewCommand("kill-session", "-t", "="+name)); err != nil {
+				churned <- fmt.Errorf("churn %d: %w", i, err)
+				return
+			}
+		}
+	}()
+	for i := range 40 {
+		ref, err := attacher.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
+		if err != nil {
+			close(stop)
+			t.Fatalf("attach %d: %v (tmux server died: %v)", i, err, fx.Died())
+		}
+		attacher.closeClient(ref.conn())
+	}
+	close(stop)
+	if err := <-churned; err != nil {
+		t.Fatalf("%v (tmux server died: %v)", err, fx.Died())
+	}
+	if fx.Died() {
+		t.Fatal("the tmux server died")
+	}
+}
+
+// TestGateGivesUpOnAStuckHolder holds the gate's locks from outside, as a
+// process stuck in an attach would, and checks that a command still runs
+// once gateWait has passed, instead of hanging.
+func TestGateGivesUpOnAStuckHolder(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a", "cat")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(s.sock.File())
+	for _, name := range []string{dir, filepath.Join(dir, turnstileName)} {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	}
+	old := gateWait
+	gateWait = 50 * time.Millisecond
+	defer func() { gateWait = old }()
+
+	start := time.Now()
+	if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "x")); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 2*gateWait {
+		t.Errorf("the command ran after %v, while the turnstile and the directory were locked: the gate does not look at both", waited)
 	}
 }

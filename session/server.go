@@ -44,10 +44,7 @@ type Server struct {
 	streams   streams   // pane output, from every client of this Server
 	listeners listeners // subscribers to changes
 
-	// attachGate is held alone while a control client of ours attaches,
-	// and shared by every command we send and every client we close: see
-	// startClient.
-	attachGate sync.RWMutex
+	gate attachGate // held alone by an attach, shared by every command and close
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -68,6 +65,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
 		stop: make(chan struct{}),
+		gate: attachGate{sock: sock},
 	}
 	s.model.reset()
 	s.wg.Add(1)
@@ -101,22 +99,23 @@ func (s *Server) Close() error {
 		s.closeClient(c)
 	}
 	s.wg.Wait()
+	s.gate.close()
 	return nil
 }
 
 // send runs cmds on c when no client of ours is attaching (see
 // startClient). Every command this Server sends goes through it.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
-	s.attachGate.RLock()
-	defer s.attachGate.RUnlock()
+	s.gate.rlock()
+	defer s.gate.runlock()
 	return c.Exec(ctx, cmds...)
 }
 
 // closeClient detaches c when no client of ours is attaching: tmux tells
 // every control client that one detached (see startClient).
 func (s *Server) closeClient(c *controlmode.Conn) {
-	s.attachGate.RLock()
-	defer s.attachGate.RUnlock()
+	s.gate.rlock()
+	defer s.gate.runlock()
 	c.Close()
 }
 
@@ -302,10 +301,11 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	// %client-detached, %pane-mode-changed, ...) dereferences NULL: the
 	// server dies, and every session with it. Measured on 3.3a: a client
 	// of ours creating and killing sessions while another attached crashed
-	// 20 servers of 20, at the first or second attach. So nothing of ours
-	// runs while one of ours attaches; other clients cannot be held.
-	s.attachGate.Lock()
-	defer s.attachGate.Unlock()
+	// 20 servers of 20, at the first or second attach. So nothing of ours,
+	// in this process or another, runs while one of ours attaches (see
+	// attachGate); other clients cannot be held.
+	s.gate.lock()
+	defer s.gate.unlock()
 	c, err := controlmode.Start(ctx, &controlmode.Options{
 		Tmux:           s.opts.Tmux,
 		Socket:         s.sock.Name,
@@ -578,8 +578,8 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
 	if !slices.Contains(args, "wait-for") { // which may block for as long as it likes
-		s.attachGate.RLock()
-		defer s.attachGate.RUnlock()
+		s.gate.rlock()
+		defer s.gate.runlock()
 	}
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error

@@ -1,0 +1,179 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// attachGate keeps tmux from writing a notification to a control client of
+// ours that is still identifying, which crashes tmux (see
+// Server.startClient). An attach holds the gate alone; every command sent
+// and every client closed shares it.
+//
+// The gate spans processes: two tmux-mcp servers on one tmux server (two
+// agents, say) would otherwise crash it as surely as two goroutines. Across
+// processes it is two flock(2) locks: the socket's directory (the gate
+// proper, shared by commands, held alone by an attach), and a turnstile
+// file beside the sockets that an attach holds alone while it waits, and
+// that every command passes through shared first. Without the turnstile a
+// process sending command after command would hold the directory without
+// a break long enough for an attach elsewhere to get in (flock favours no
+// one). Within the process a sync.RWMutex orders the goroutines, and the
+// first shared holder takes the shared flock for all of them. Sockets in
+// one directory share the gate.
+//
+// A flock that cannot be had within gateWait is given up and the work goes
+// on without it: a process stuck while holding the lock must not stop
+// every other one.
+type attachGate struct {
+	sock Socket
+	rw   sync.RWMutex // the gate within this process
+
+	mu        sync.Mutex // guards the fields below
+	dir, turn *os.File   // the socket's directory and the turnstile; nil until opened
+	readers   int        // shared holders in this process
+	dirHeld   bool       // whether this process holds the directory's flock
+	turnHeld  bool       // whether this process holds the turnstile alone
+	passing   int        // goroutines going through the turnstile
+	closed    bool
+}
+
+// turnstileName is the turnstile file, in the socket's directory.
+const turnstileName = ".tmux-mcp-turnstile"
+
+// gateWait bounds the wait for another process's hold on the gate: an
+// attach takes a few milliseconds, a command less.
+var gateWait = 5 * time.Second
+
+func (g *attachGate) rlock() {
+	g.rw.RLock()
+	g.mu.Lock()
+	g.open()
+	turn := g.turn
+	g.passing++
+	g.mu.Unlock()
+	// Through the turnstile every time, so that an attach waiting in
+	// another process stops this one's new commands too. Not under g.mu,
+	// which the holders' runlock needs to let that attach in.
+	passed := flock(turn, syscall.LOCK_SH)
+	g.mu.Lock()
+	if g.readers == 0 {
+		g.dirHeld = flock(g.dir, syscall.LOCK_SH)
+	}
+	g.readers++
+	if passed {
+		unflock(turn)
+	}
+	g.passing--
+	g.release()
+	g.mu.Unlock()
+}
+
+func (g *attachGate) runlock() {
+	g.mu.Lock()
+	g.readers--
+	if g.readers == 0 && g.dirHeld {
+		unflock(g.dir)
+		g.dirHeld = false
+	}
+	g.release()
+	g.mu.Unlock()
+	g.rw.RUnlock()
+}
+
+func (g *attachGate) lock() {
+	g.rw.Lock()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.open()
+	g.turnHeld = flock(g.turn, syscall.LOCK_EX)
+	g.dirHeld = flock(g.dir, syscall.LOCK_EX)
+}
+
+func (g *attachGate) unlock() {
+	g.mu.Lock()
+	if g.dirHeld {
+		unflock(g.dir)
+		g.dirHeld = false
+	}
+	if g.turnHeld {
+		unflock(g.turn)
+		g.turnHeld = false
+	}
+	g.release()
+	g.mu.Unlock()
+	g.rw.Unlock()
+}
+
+// open opens the directory and the turnstile, if they are not open and the
+// gate is not closed. Either may stay nil: with no directory there is no
+// server to attach to, and a turnstile that cannot be created (a directory
+// not ours to write) leaves attaches to take their chances. g.mu is held.
+func (g *attachGate) open() {
+	if g.closed {
+		return
+	}
+	name := filepath.Dir(g.sock.File())
+	if g.dir == nil {
+		if d, err := os.Open(name); err == nil {
+			g.dir = d
+		}
+	}
+	if g.turn == nil && g.dir != nil {
+		f, err := os.OpenFile(filepath.Join(name, turnstileName), os.O_RDONLY|os.O_CREATE, 0o600)
+		if err == nil {
+			g.turn = f
+		}
+	}
+}
+
+// release closes the files of a closed gate once nothing holds them. g.mu
+// is held.
+func (g *attachGate) release() {
+	if !g.closed || g.dirHeld || g.turnHeld || g.passing > 0 {
+		return
+	}
+	for _, f := range []**os.File{&g.dir, &g.turn} {
+		if *f != nil {
+			_ = (*f).Close() // Best effort: opened for reading.
+			*f = nil
+		}
+	}
+}
+
+// close closes the gate's files once nothing holds them; from then on the
+// gate holds this process only.
+func (g *attachGate) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	g.release()
+}
+
+// flock takes how (LOCK_SH or LOCK_EX) on f, waiting at most gateWait, and
+// reports whether it holds it. A nil f is never held.
+func flock(f *os.File, how int) bool {
+	if f == nil {
+		return false
+	}
+	fd := int(f.Fd())
+	deadline := time.Now().Add(gateWait)
+	for pause := 20 * time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
+		err := syscall.Flock(fd, how|syscall.LOCK_NB)
+		if err == nil {
+			return true
+		}
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR || time.Now().After(deadline) {
+			return false
+		}
+		// A blocking flock has no timeout and cannot be called off.
+		time.Sleep(pause)
+	}
+}
+
+func unflock(f *os.File) {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) // cannot fail on an open file
+}
