@@ -271,8 +271,10 @@ func TestSearchPanes(t *testing.T) {
 
 func TestGetPaneInfo(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
-		sid, pane := paneTestSession(t, env, "info", "exec cat")
-		right := paneTestSplit(t, env, pane, "-h", "exec cat")
+		// Two arguments, so tmux execs cat itself: no moment in which the
+		// pane's command is still sh.
+		sid, pane := paneTestSession(t, env, "info", "cat", "-u")
+		right := paneTestSplit(t, env, pane, "-h", "cat", "-u")
 
 		var p PaneInfo
 		env.ok(t, "get_pane_info", map[string]any{"pane_id": right}, &p)
