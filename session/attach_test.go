@@ -135,10 +135,60 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 	defer func() { gateWait = old }()
 
 	start := time.Now()
-	if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "x")); err != nil {
+	if _, err := s.exec(ctx, controlmode.NewCommand("set-option", "-g", "@gate", "1")); err != nil {
 		t.Fatal(err)
 	}
 	if waited := time.Since(start); waited < 2*gateWait {
 		t.Errorf("the command ran after %v, while the turnstile and the directory were locked: the gate does not look at both", waited)
+	}
+}
+
+// TestReadsPassAnAttach holds the gate as an attach does: a read goes
+// through at once, a command that changes tmux waits until the attach is
+// over.
+func TestReadsPassAnAttach(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a", "cat")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.gate.lock()
+	locked := true
+	defer func() {
+		if locked {
+			s.gate.unlock()
+		}
+	}()
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "x"))
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second): // only catches a hang
+		t.Fatal("a read waited for the attach")
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := s.exec(ctx, controlmode.NewCommand("rename-session", "-t", "=a", "b"))
+		wrote <- err
+	}()
+	select {
+	case err := <-wrote:
+		t.Fatalf("rename-session ran during an attach (err %v)", err)
+	case <-time.After(200 * time.Millisecond): // an observation window, not a synchronisation
+	}
+	s.gate.unlock()
+	locked = false
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if got := fx.Tmux(t, "display-message", "-p", "-t", "=b:", "#{session_name}"); got != "b" {
+		t.Fatalf("session name %q after the attach, want b", got)
 	}
 }

@@ -65,15 +65,18 @@ func noteRun(ctx context.Context, args []string, ran bool) {
 		return
 	}
 	c.sent.Store(true)
-	if !ran {
-		return
+	if ran && !readOnlyCommands[commandName(args)] {
+		c.changed.Store(true)
 	}
+}
+
+// commandName returns the command of a tmux argument list: its first
+// argument that is not a flag.
+func commandName(args []string) string {
 	for _, a := range args {
 		if !strings.HasPrefix(a, "-") {
-			if !readOnlyCommands[a] {
-				c.changed.Store(true)
-			}
-			return
+			return a
 		}
 	}
+	return ""
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,11 +102,14 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// send runs cmds on c when no client of ours is attaching (see
-// startClient). Every command this Server sends goes through it.
+// send runs cmds on c. Every command this Server sends goes through it.
+// Commands that can change anything wait while a client of ours attaches
+// (see startClient); reads make tmux notify no one, so they go at once.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
-	s.gate.rlock()
-	defer s.gate.runlock()
+	if !readOnly(cmds) {
+		s.gate.rlock()
+		defer s.gate.runlock()
+	}
 	return c.Exec(ctx, cmds...)
 }
 
@@ -577,7 +579,8 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
-	if !slices.Contains(args, "wait-for") { // which may block for as long as it likes
+	// As in send; and wait-for may block for as long as it likes.
+	if name := commandName(args); !readOnlyCommands[name] && name != "wait-for" {
 		s.gate.rlock()
 		defer s.gate.runlock()
 	}
