@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -60,7 +61,10 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 
 // TestAttachesWaitForOtherProcesses is TestAttachesWaitForOwnCommands with
 // the churn and the attaches in two Managers, which share no memory: as
-// two tmux-mcp processes on one tmux server would be.
+// two tmux-mcp processes on one tmux server would be. The churn renames a
+// session (tmux tells every control client) rather than killing one: a
+// kill holds the gate alone, as an attach does, and two lone holders in
+// two processes take turns only as well as flock lets them.
 func TestAttachesWaitForOtherProcesses(t *testing.T) {
 	fx, churner := newTestServer(t)
 	ctx := testCtx(t)
@@ -82,10 +86,9 @@ func TestAttachesWaitForOtherProcesses(t *testing.T) {
 				return
 			default:
 			}
-			name := fmt.Sprint("churn", i)
 			if _, err := churner.change(ctx,
-				controlmode.NewCommand("new-session", "-d", "-s", name, "cat"),
-				controlmode.NewCommand("kill-session", "-t", "="+name)); err != nil {
+				controlmode.NewCommand("rename-session", "-t", "=base", "churn"),
+				controlmode.NewCommand("rename-session", "-t", "=churn", "base")); err != nil {
 				churned <- fmt.Errorf("churn %d: %w", i, err)
 				return
 			}
@@ -190,5 +193,39 @@ func TestReadsPassAnAttach(t *testing.T) {
 	}
 	if got := fx.Tmux(t, "display-message", "-p", "-t", "=b:", "#{session_name}"); got != "b" {
 		t.Fatalf("session name %q after the attach, want b", got)
+	}
+}
+
+// TestKillWaitsForOwnWrites kills sessions while another goroutine
+// switches their current window at the same moment. tmux 3.3a crashes
+// when a kill-session runs in the same turn of its loop as a select-window
+// on that session: the deferred %session-window-changed then reads the
+// destroyed session's window (tmux issue 5243). A kill must run alone.
+func TestKillWaitsForOwnWrites(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "base", "cat")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 150 {
+		name := fmt.Sprint("k", round)
+		fx.NewSession(t, name, "cat")
+		fx.Tmux(t, "new-window", "-d", "-t", "="+name+":", "cat")
+		start := make(chan struct{})
+		var selects sync.WaitGroup
+		for w := range 3 {
+			selects.Go(func() {
+				<-start
+				// May fail if the kill came first; the point is the race.
+				_, _ = s.exec(ctx, controlmode.NewCommand("select-window", "-t", fmt.Sprintf("=%s:%d", name, w%2)))
+			})
+		}
+		close(start)
+		_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", "="+name))
+		selects.Wait()
+		if err != nil || fx.Died() {
+			t.Fatalf("round %d: kill-session: %v (tmux server died: %v)", round, err, fx.Died())
+		}
 	}
 }

@@ -8,27 +8,23 @@ import (
 	"time"
 )
 
-// attachGate keeps tmux from writing a notification to a control client of
-// ours that is still identifying, which crashes tmux (see
-// Server.startClient). An attach holds the gate alone; every command sent
-// and every client closed shares it.
+// crashGate keeps apart what crashes tmux (3.3a; releases before fixes
+// upstream in 2026) when it meets in one turn of the server's loop:
 //
-// The gate spans processes: two tmux-mcp servers on one tmux server (two
-// agents, say) would otherwise crash it as surely as two goroutines. Across
-// processes it is two flock(2) locks: the socket's directory (the gate
-// proper, shared by commands, held alone by an attach), and a turnstile
-// file beside the sockets that an attach holds alone while it waits, and
-// that every command passes through shared first. Without the turnstile a
-// process sending command after command would hold the directory without
-// a break long enough for an attach elsewhere to get in (flock favours no
-// one). Within the process a sync.RWMutex orders the goroutines, and the
-// first shared holder takes the shared flock for all of them. Sockets in
-// one directory share the gate.
+//   - A control client of ours that is still identifying, and any
+//     notification tmux writes to every control client (see
+//     Server.startClient).
+//   - A command that destroys a session, and a command that queued a
+//     notification about that session which tmux sends only later in the
+//     turn: select-window's %session-window-changed then reads the
+//     destroyed session's current window (tmux issue 5243).
 //
-// A flock that cannot be had within gateWait is given up and the work goes
-// on without it: a process stuck while holding the lock must not stop
-// every other one.
-type attachGate struct {
+// Attaches and commands that can destroy a session hold the gate alone;
+// every other command that can change tmux, and every client close,
+// shares it. A command's turn is over by the time its reply is read, so
+// one that waited for the shared holders meets none of their
+// notifications. Reads queue no notification and need no gate.
+type crashGate struct {
 	sock Socket
 	rw   sync.RWMutex // the gate within this process
 
@@ -48,7 +44,7 @@ const turnstileName = ".tmux-mcp-turnstile"
 // attach takes a few milliseconds, a command less.
 var gateWait = 5 * time.Second
 
-func (g *attachGate) rlock() {
+func (g *crashGate) rlock() {
 	g.rw.RLock()
 	g.mu.Lock()
 	g.open()
@@ -72,7 +68,7 @@ func (g *attachGate) rlock() {
 	g.mu.Unlock()
 }
 
-func (g *attachGate) runlock() {
+func (g *crashGate) runlock() {
 	g.mu.Lock()
 	g.readers--
 	if g.readers == 0 && g.dirHeld {
@@ -84,7 +80,7 @@ func (g *attachGate) runlock() {
 	g.rw.RUnlock()
 }
 
-func (g *attachGate) lock() {
+func (g *crashGate) lock() {
 	g.rw.Lock()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -93,7 +89,7 @@ func (g *attachGate) lock() {
 	g.dirHeld = flock(g.dir, syscall.LOCK_EX)
 }
 
-func (g *attachGate) unlock() {
+func (g *crashGate) unlock() {
 	g.mu.Lock()
 	if g.dirHeld {
 		unflock(g.dir)
@@ -112,7 +108,7 @@ func (g *attachGate) unlock() {
 // gate is not closed. Either may stay nil: with no directory there is no
 // server to attach to, and a turnstile that cannot be created (a directory
 // not ours to write) leaves attaches to take their chances. g.mu is held.
-func (g *attachGate) open() {
+func (g *crashGate) open() {
 	if g.closed {
 		return
 	}
@@ -132,7 +128,7 @@ func (g *attachGate) open() {
 
 // release closes the files of a closed gate once nothing holds them. g.mu
 // is held.
-func (g *attachGate) release() {
+func (g *crashGate) release() {
 	if !g.closed || g.dirHeld || g.turnHeld || g.passing > 0 {
 		return
 	}
@@ -146,7 +142,7 @@ func (g *attachGate) release() {
 
 // close closes the gate's files once nothing holds them; from then on the
 // gate holds this process only.
-func (g *attachGate) close() {
+func (g *crashGate) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true

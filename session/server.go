@@ -43,7 +43,7 @@ type Server struct {
 	streams   streams   // pane output, from every client of this Server
 	listeners listeners // subscribers to changes
 
-	gate attachGate // held alone by an attach, shared by every command and close
+	gate crashGate // what tmux cannot take in one turn of its loop: see crashGate
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -64,7 +64,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
 		stop: make(chan struct{}),
-		gate: attachGate{sock: sock},
+		gate: crashGate{sock: sock},
 	}
 	s.model.reset()
 	s.wg.Add(1)
@@ -102,15 +102,41 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// send runs cmds on c. Every command this Server sends goes through it.
-// Commands that can change anything wait while a client of ours attaches
-// (see startClient); reads make tmux notify no one, so they go at once.
+// send runs cmds on c, through the gate (see crashGate). Every command this
+// Server sends goes through it.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
-	if !readOnly(cmds) {
-		s.gate.rlock()
-		defer s.gate.runlock()
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.Name()
 	}
+	defer s.pass(names...)()
 	return c.Exec(ctx, cmds...)
+}
+
+// pass takes the gate as commands of these names need it, and returns
+// what lets it go.
+func (s *Server) pass(names ...string) (leave func()) {
+	alone, shared := false, false
+	for _, n := range names {
+		alone = alone || destroysSessions[n]
+		shared = shared || !readOnlyCommands[n]
+	}
+	switch {
+	case alone:
+		s.gate.lock()
+		return s.gate.unlock
+	case shared:
+		s.gate.rlock()
+		return s.gate.runlock
+	}
+	return func() {}
+}
+
+// destroysSessions names the commands that can end a session: by name, or
+// by taking its last window or pane away.
+var destroysSessions = map[string]bool{
+	"kill-session": true, "kill-server": true, "kill-window": true, "kill-pane": true,
+	"unlink-window": true, "move-window": true, "join-pane": true, "move-pane": true,
 }
 
 // closeClient detaches c when no client of ours is attaching: tmux tells
@@ -305,7 +331,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	// of ours creating and killing sessions while another attached crashed
 	// 20 servers of 20, at the first or second attach. So nothing of ours,
 	// in this process or another, runs while one of ours attaches (see
-	// attachGate); other clients cannot be held.
+	// crashGate); other clients cannot be held.
 	s.gate.lock()
 	defer s.gate.unlock()
 	c, err := controlmode.Start(ctx, &controlmode.Options{
@@ -579,10 +605,10 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
-	// As in send; and wait-for may block for as long as it likes.
-	if name := commandName(args); !readOnlyCommands[name] && name != "wait-for" {
-		s.gate.rlock()
-		defer s.gate.runlock()
+	// As in send, but for wait-for, which may block for as long as it
+	// likes and queues no notification.
+	if name := commandName(args); name != "wait-for" {
+		defer s.pass(name)()
 	}
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
