@@ -24,6 +24,23 @@ import (
 // shares it. A command's turn is over by the time its reply is read, so
 // one that waited for the shared holders meets none of their
 // notifications. Reads queue no notification and need no gate.
+//
+// The gate spans processes: two tmux-mcp servers on one tmux server (two
+// agents, say) would otherwise crash it as surely as two goroutines. Across
+// processes it is two flock(2) locks: the socket's directory (the gate
+// proper), and a turnstile file beside the sockets that a lone holder
+// holds alone while it waits, and that every shared holder passes through
+// first. Without the turnstile a process sending command after command
+// would hold the directory without a break long enough for a lone holder
+// elsewhere to get in (flock favours no one). Within the process a
+// sync.RWMutex orders the goroutines, and the first shared holder takes
+// the shared flock for all of them. Sockets in one directory share the
+// gate.
+//
+// A flock that cannot be had within gateWait is given up and the work goes
+// on without it: a process stuck while holding the lock must not stop
+// every other one. Two lone holders in two processes take turns only as
+// well as flock's wake-ups let them.
 type crashGate struct {
 	sock Socket
 	rw   sync.RWMutex // the gate within this process
@@ -51,9 +68,9 @@ func (g *crashGate) rlock() {
 	turn := g.turn
 	g.passing++
 	g.mu.Unlock()
-	// Through the turnstile every time, so that an attach waiting in
+	// Through the turnstile every time, so that a lone holder waiting in
 	// another process stops this one's new commands too. Not under g.mu,
-	// which the holders' runlock needs to let that attach in.
+	// which the holders' runlock needs to let that holder in.
 	passed := flock(turn, syscall.LOCK_SH)
 	g.mu.Lock()
 	if g.readers == 0 {
