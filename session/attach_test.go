@@ -62,9 +62,7 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 // TestAttachesWaitForOtherProcesses is TestAttachesWaitForOwnCommands with
 // the churn and the attaches in two Managers, which share no memory: as
 // two tmux-mcp processes on one tmux server would be. The churn renames a
-// session (tmux tells every control client) rather than killing one: a
-// kill holds the gate alone, as an attach does, and two lone holders in
-// two processes take turns only as well as flock lets them.
+// session, which tmux tells every control client.
 func TestAttachesWaitForOtherProcesses(t *testing.T) {
 	fx, churner := newTestServer(t)
 	ctx := testCtx(t)

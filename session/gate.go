@@ -32,15 +32,16 @@ import (
 // holds alone while it waits, and that every shared holder passes through
 // first. Without the turnstile a process sending command after command
 // would hold the directory without a break long enough for a lone holder
-// elsewhere to get in (flock favours no one). Within the process a
+// elsewhere to get in (flock favours no one). Lone holders wait for the
+// turnstile in a blocking flock, on a descriptor of their own so that a
+// wait past gateWait can be abandoned. Within the process a
 // sync.RWMutex orders the goroutines, and the first shared holder takes
 // the shared flock for all of them. Sockets in one directory share the
 // gate.
 //
 // A flock that cannot be had within gateWait is given up and the work goes
 // on without it: a process stuck while holding the lock must not stop
-// every other one. Two lone holders in two processes take turns only as
-// well as flock's wake-ups let them.
+// every other one.
 type crashGate struct {
 	sock Socket
 	rw   sync.RWMutex // the gate within this process
@@ -49,7 +50,7 @@ type crashGate struct {
 	dir, turn *os.File   // the socket's directory and the turnstile; nil until opened
 	readers   int        // shared holders in this process
 	dirHeld   bool       // whether this process holds the directory's flock
-	turnHeld  bool       // whether this process holds the turnstile alone
+	lone      *os.File   // the turnstile, on a descriptor of its own, while held alone
 	passing   int        // goroutines going through the turnstile
 	closed    bool
 }
@@ -102,7 +103,12 @@ func (g *crashGate) lock() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.open()
-	g.turnHeld = flock(g.turn, syscall.LOCK_EX)
+	// A blocking flock, which the kernel wakes the moment the turnstile is
+	// let go: polling for it lost every race to a process taking it alone
+	// again and again.
+	if g.turn != nil {
+		g.lone = lockAlone(g.turn.Name())
+	}
 	g.dirHeld = flock(g.dir, syscall.LOCK_EX)
 }
 
@@ -112,13 +118,52 @@ func (g *crashGate) unlock() {
 		unflock(g.dir)
 		g.dirHeld = false
 	}
-	if g.turnHeld {
-		unflock(g.turn)
-		g.turnHeld = false
+	if g.lone != nil {
+		_ = g.lone.Close() // releases its flock
+		g.lone = nil
 	}
 	g.release()
 	g.mu.Unlock()
 	g.rw.Unlock()
+}
+
+// lockAlone takes an exclusive flock on a descriptor of its own for the
+// file name, waiting at most gateWait, and returns the descriptor, or nil.
+// The wait is a blocking flock, so that the kernel wakes it when the lock
+// is let go; its own descriptor lets it be abandoned: a flock that comes
+// after the deadline is let go at once by closing the descriptor.
+func lockAlone(name string) *os.File {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	fd := int(f.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return f
+	}
+	got := make(chan error, 1)
+	go func() {
+		for {
+			err := syscall.Flock(fd, syscall.LOCK_EX)
+			if err != syscall.EINTR {
+				got <- err
+				return
+			}
+		}
+	}()
+	t := time.NewTimer(gateWait)
+	defer t.Stop()
+	select {
+	case err := <-got:
+		if err == nil {
+			return f
+		}
+	case <-t.C:
+		go func() { <-got; _ = f.Close() }() // Best effort: opened for reading.
+		return nil
+	}
+	_ = f.Close() // Best effort: opened for reading.
+	return nil
 }
 
 // open opens the directory and the turnstile, if they are not open and the
@@ -146,7 +191,7 @@ func (g *crashGate) open() {
 // release closes the files of a closed gate once nothing holds them. g.mu
 // is held.
 func (g *crashGate) release() {
-	if !g.closed || g.dirHeld || g.turnHeld || g.passing > 0 {
+	if !g.closed || g.dirHeld || g.lone != nil || g.passing > 0 {
 		return
 	}
 	for _, f := range []**os.File{&g.dir, &g.turn} {

@@ -1,8 +1,10 @@
 package session
 
 import (
+	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -43,10 +45,96 @@ func TestTurnstileLetsALoneHolderIn(t *testing.T) {
 	for i := range 5 {
 		start := time.Now()
 		lone.lock()
-		held, waited := lone.dirHeld && lone.turnHeld, time.Since(start)
+		held, waited := lone.dirHeld && lone.lone != nil, time.Since(start)
 		lone.unlock()
 		if !held {
 			t.Fatalf("lock %d: not held after %v: gave up waiting", i, waited)
 		}
+	}
+}
+
+// TestLoneHoldersTakeTurns has one gate taken alone over and over, as a
+// process killing session after session would, while a second gate on the
+// same directory asks for it alone too. Polling for the turnstile lost
+// every race to the process that had just let it go.
+func TestLoneHoldersTakeTurns(t *testing.T) {
+	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
+	busy, lone := &crashGate{sock: sock}, &crashGate{sock: sock}
+	defer busy.close()
+	defer lone.close()
+	old := gateWait
+	gateWait = 3 * time.Second
+	defer func() { gateWait = old }()
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			busy.lock()
+			time.Sleep(100 * time.Microsecond) // a kill in flight, not a synchronisation
+			busy.unlock()
+		}
+	})
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(10 * time.Millisecond) // let the lone holds get going
+
+	for i := range 5 {
+		start := time.Now()
+		lone.lock()
+		held, waited := lone.dirHeld && lone.lone != nil, time.Since(start)
+		lone.unlock()
+		if !held {
+			t.Fatalf("lock %d: not held after %v: gave up waiting", i, waited)
+		}
+	}
+}
+
+// TestLoneWaitIsAbandoned holds the turnstile from outside past gateWait:
+// the lone holder goes on without it, and its abandoned wait, once it gets
+// the lock, lets it go at once instead of keeping everyone else out.
+func TestLoneWaitIsAbandoned(t *testing.T) {
+	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
+	g := &crashGate{sock: sock}
+	defer g.close()
+	g.rlock() // creates the turnstile
+	g.runlock()
+	name := filepath.Join(filepath.Dir(sock.File()), turnstileName)
+	stuck, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	if err := syscall.Flock(int(stuck.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	old := gateWait
+	gateWait = 50 * time.Millisecond
+	defer func() { gateWait = old }()
+
+	g.lock()
+	if g.lone != nil {
+		t.Fatal("held the turnstile alone while another descriptor held it")
+	}
+	g.unlock()
+	if err := syscall.Flock(int(stuck.Fd()), syscall.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	// The abandoned wait now gets the lock and must let it go.
+	probe, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Flock(int(probe.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the abandoned wait kept the turnstile")
+		}
+		time.Sleep(time.Millisecond) // the wait's goroutine is ours to poll; no event reaches the test
 	}
 }
