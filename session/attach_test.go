@@ -10,53 +10,24 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // TestAttachesWaitForOwnCommands attaches and closes control clients while
 // another goroutine creates and kills sessions through the same Server.
-// Without the attach gate tmux 3.3a dies at about the first attach: the
+// Without the gate tmux 3.3a dies at about the first attach: the
 // %sessions-changed each new-session sends reaches the attaching client
 // before tmux has made its control state.
 func TestAttachesWaitForOwnCommands(t *testing.T) {
 	fx, s := newTestServer(t)
-	ctx := testCtx(t)
 	base := fx.NewSession(t, "base", "cat")
-	if _, err := s.Sessions(ctx); err != nil { // the main client attaches
-		t.Fatal(err)
-	}
-	stop, churned := make(chan struct{}), make(chan error, 1)
-	go func() {
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				churned <- nil
-				return
-			default:
-			}
-			name := fmt.Sprint("churn", i)
-			if _, err := s.change(ctx,
-				controlmode.NewCommand("new-session", "-d", "-s", name, "cat"),
-				controlmode.NewCommand("kill-session", "-t", "="+name)); err != nil {
-				churned <- fmt.Errorf("churn %d: %w", i, err)
-				return
-			}
+	attachDuringChurn(t, fx, base, s, s, func(i int) []controlmode.Command {
+		name := fmt.Sprint("churn", i)
+		return []controlmode.Command{
+			controlmode.NewCommand("new-session", "-d", "-s", name, "cat"),
+			controlmode.NewCommand("kill-session", "-t", "="+name),
 		}
-	}()
-	for i := range 40 {
-		ref, err := s.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
-		if err != nil {
-			close(stop)
-			t.Fatalf("attach %d: %v (tmux server died: %v)", i, err, fx.Died())
-		}
-		s.closeClient(ref.conn())
-	}
-	close(stop)
-	if err := <-churned; err != nil {
-		t.Fatalf("%v (tmux server died: %v)", err, fx.Died())
-	}
-	if fx.Died() {
-		t.Fatal("the tmux server died")
-	}
+	})
 }
 
 // TestAttachesWaitForOtherProcesses is TestAttachesWaitForOwnCommands with
@@ -65,11 +36,24 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 // session, which tmux tells every control client.
 func TestAttachesWaitForOtherProcesses(t *testing.T) {
 	fx, churner := newTestServer(t)
-	ctx := testCtx(t)
 	base := fx.NewSession(t, "base", "cat")
 	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	attacher := m.Server(Socket{Name: fx.Socket})
+	attachDuringChurn(t, fx, base, churner, attacher, func(int) []controlmode.Command {
+		return []controlmode.Command{
+			controlmode.NewCommand("rename-session", "-t", "=base", "churn"),
+			controlmode.NewCommand("rename-session", "-t", "=churn", "base"),
+		}
+	})
+}
+
+// attachDuringChurn has churner run the lines churn makes, one after
+// another, while attacher attaches 40 control clients to session base and
+// closes them; it fails the test if anything fails or tmux dies.
+func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, attacher *Server, churn func(i int) []controlmode.Command) {
+	t.Helper()
+	ctx := testCtx(t)
 	for _, s := range []*Server{churner, attacher} {
 		if _, err := s.Sessions(ctx); err != nil { // the main clients attach
 			t.Fatal(err)
@@ -84,9 +68,7 @@ func TestAttachesWaitForOtherProcesses(t *testing.T) {
 				return
 			default:
 			}
-			if _, err := churner.change(ctx,
-				controlmode.NewCommand("rename-session", "-t", "=base", "churn"),
-				controlmode.NewCommand("rename-session", "-t", "=churn", "base")); err != nil {
+			if _, err := churner.change(ctx, churn(i)...); err != nil {
 				churned <- fmt.Errorf("churn %d: %w", i, err)
 				return
 			}

@@ -15,42 +15,11 @@ import (
 // tell, asks for it alone. The turnstile must get it in; flock alone would
 // leave it waiting until it gave up.
 func TestTurnstileLetsALoneHolderIn(t *testing.T) {
-	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
-	busy, lone := &crashGate{sock: sock}, &crashGate{sock: sock}
-	defer busy.close()
-	defer lone.close()
-	old := gateWait
-	gateWait = 3 * time.Second
-	defer func() { gateWait = old }()
-
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				busy.rlock()
-				time.Sleep(200 * time.Microsecond) // a command in flight, not a synchronisation
-				busy.runlock()
-			}
-		})
-	}
-	defer func() { close(stop); wg.Wait() }()
-	time.Sleep(10 * time.Millisecond) // let the shared holds get going
-
-	for i := range 5 {
-		start := time.Now()
-		lone.lock()
-		held, waited := lone.dirHeld && lone.lone != nil, time.Since(start)
-		lone.unlock()
-		if !held {
-			t.Fatalf("lock %d: not held after %v: gave up waiting", i, waited)
-		}
-	}
+	loneWhileBusy(t, 2, func(busy *crashGate) {
+		busy.rlock()
+		time.Sleep(200 * time.Microsecond) // a command in flight, not a synchronisation
+		busy.runlock()
+	})
 }
 
 // TestLoneHoldersTakeTurns has one gate taken alone over and over, as a
@@ -58,6 +27,18 @@ func TestTurnstileLetsALoneHolderIn(t *testing.T) {
 // same directory asks for it alone too. Polling for the turnstile lost
 // every race to the process that had just let it go.
 func TestLoneHoldersTakeTurns(t *testing.T) {
+	loneWhileBusy(t, 1, func(busy *crashGate) {
+		busy.lock()
+		time.Sleep(100 * time.Microsecond) // a kill in flight, not a synchronisation
+		busy.unlock()
+	})
+}
+
+// loneWhileBusy runs hold over and over on n goroutines against one gate,
+// and has a second gate on the same directory take the gate alone five
+// times; each must be had before gateWait gives it up.
+func loneWhileBusy(t *testing.T, n int, hold func(busy *crashGate)) {
+	t.Helper()
 	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
 	busy, lone := &crashGate{sock: sock}, &crashGate{sock: sock}
 	defer busy.close()
@@ -68,20 +49,20 @@ func TestLoneHoldersTakeTurns(t *testing.T) {
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
+	for range n {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				hold(busy)
 			}
-			busy.lock()
-			time.Sleep(100 * time.Microsecond) // a kill in flight, not a synchronisation
-			busy.unlock()
-		}
-	})
+		})
+	}
 	defer func() { close(stop); wg.Wait() }()
-	time.Sleep(10 * time.Millisecond) // let the lone holds get going
+	time.Sleep(10 * time.Millisecond) // let the holds get going
 
 	for i := range 5 {
 		start := time.Now()
