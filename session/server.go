@@ -105,27 +105,41 @@ func (s *Server) Close() error {
 // send runs cmds on c, through the gate (see crashGate). Every command this
 // Server sends goes through it.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
-	names := make([]string, len(cmds))
-	for i, c := range cmds {
-		names[i] = c.Name()
+	h := noHold
+	for _, cmd := range cmds {
+		h = max(h, holdFor(cmd.Name()))
 	}
-	defer s.pass(names...)()
+	defer s.enter(h)()
 	return c.Exec(ctx, cmds...)
 }
 
-// pass takes the gate as commands of these names need it, and returns
-// what lets it go.
-func (s *Server) pass(names ...string) (leave func()) {
-	alone, shared := false, false
-	for _, n := range names {
-		alone = alone || destroysSessions[n]
-		shared = shared || !readOnlyCommands[n]
-	}
+// gateHold is how a command takes the gate; a line takes it as its most
+// demanding command does.
+type gateHold int
+
+const (
+	noHold     gateHold = iota // a read: tmux notifies no one
+	sharedHold                 // a command that can change tmux
+	loneHold                   // a command that can end a session
+)
+
+func holdFor(name string) gateHold {
 	switch {
-	case alone:
+	case destroysSessions[name]:
+		return loneHold
+	case readOnlyCommands[name]:
+		return noHold
+	}
+	return sharedHold
+}
+
+// enter takes the gate as h says and returns what lets it go.
+func (s *Server) enter(h gateHold) (leave func()) {
+	switch h {
+	case loneHold:
 		s.gate.lock()
 		return s.gate.unlock
-	case shared:
+	case sharedHold:
 		s.gate.rlock()
 		return s.gate.runlock
 	}
@@ -608,7 +622,7 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	// As in send, but for wait-for, which may block for as long as it
 	// likes and queues no notification.
 	if name := commandName(args); name != "wait-for" {
-		defer s.pass(name)()
+		defer s.enter(holdFor(name))()
 	}
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
