@@ -147,10 +147,12 @@ func (s *Server) enter(h gateHold) (leave func()) {
 }
 
 // destroysSessions names the commands that can end a session: by name, or
-// by taking its last window or pane away.
+// by taking its last window or pane away (break-pane of a window's only
+// pane moves the window out).
 var destroysSessions = map[string]bool{
 	"kill-session": true, "kill-server": true, "kill-window": true, "kill-pane": true,
 	"unlink-window": true, "move-window": true, "join-pane": true, "move-pane": true,
+	"break-pane": true,
 }
 
 // closeClient detaches c when no client of ours is attaching: tmux tells
