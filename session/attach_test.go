@@ -2,10 +2,8 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,20 +100,9 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Dir(s.sock.File())
-	for _, name := range []string{dir, filepath.Join(dir, turnstileName)} {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-			t.Fatal(err)
-		}
-		defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	}
-	old := gateWait
-	gateWait = 50 * time.Millisecond
-	defer func() { gateWait = old }()
+	holdFlock(t, dir)
+	holdFlock(t, filepath.Join(dir, turnstileName))
+	shortGateWait(t, 50*time.Millisecond)
 
 	start := time.Now()
 	if _, err := s.exec(ctx, controlmode.NewCommand("set-option", "-g", "@gate", "1")); err != nil {

@@ -43,9 +43,7 @@ func loneWhileBusy(t *testing.T, n int, hold func(busy *crashGate)) {
 	busy, lone := &crashGate{sock: sock}, &crashGate{sock: sock}
 	defer busy.close()
 	defer lone.close()
-	old := gateWait
-	gateWait = 3 * time.Second
-	defer func() { gateWait = old }()
+	shortGateWait(t, 3*time.Second)
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -85,17 +83,8 @@ func TestLoneWaitIsAbandoned(t *testing.T) {
 	g.rlock() // creates the turnstile
 	g.runlock()
 	name := filepath.Join(filepath.Dir(sock.File()), turnstileName)
-	stuck, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stuck.Close()
-	if err := syscall.Flock(int(stuck.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	old := gateWait
-	gateWait = 50 * time.Millisecond
-	defer func() { gateWait = old }()
+	stuck := holdFlock(t, name)
+	shortGateWait(t, 50*time.Millisecond)
 
 	g.lock()
 	if g.lone != nil {
@@ -118,4 +107,26 @@ func TestLoneWaitIsAbandoned(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond) // the wait's goroutine is ours to poll; no event reaches the test
 	}
+}
+
+// holdFlock takes an exclusive flock on a descriptor of its own for the
+// file name, as another process would, until the test ends.
+func holdFlock(t *testing.T, name string) *os.File {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// shortGateWait sets gateWait to d until the test ends.
+func shortGateWait(t *testing.T, d time.Duration) {
+	old := gateWait
+	gateWait = d
+	t.Cleanup(func() { gateWait = old })
 }
