@@ -102,9 +102,7 @@ func (s *Server) KillServer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	kill := []controlmode.Command{controlmode.NewCommand("kill-server")}
-	rs, err := s.send(ctx, c, kill...)
-	noteExec(ctx, kill, rs, err)
+	_, err = s.send(ctx, c, controlmode.NewCommand("kill-server"))
 	s.model.markDirty()
 	// The reply comes before the client's %exit; a connection that ended
 	// first still means the server is going.

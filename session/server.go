@@ -102,15 +102,19 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// send runs cmds on c, through the gate (see crashGate). Every command this
-// Server sends goes through it.
+// send runs cmds on c, through the gate (see crashGate), and records what
+// they did for WatchEffects. Every command this Server sends goes through
+// it.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
 	h := noHold
 	for _, cmd := range cmds {
 		h = max(h, holdFor(cmd.Name()))
 	}
-	defer s.enter(h)()
-	return c.Exec(ctx, cmds...)
+	leave := s.enter(h)
+	rs, err := c.Exec(ctx, cmds...)
+	leave()
+	noteExec(ctx, cmds, rs, err)
+	return rs, err
 }
 
 // gateHold is how a command takes the gate; a line takes it as its most
@@ -559,7 +563,6 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			return nil, err
 		}
 		rs, err := s.send(ctx, c, cmds...)
-		noteExec(ctx, cmds, rs, err)
 		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
 			// The client was ending (its session killed, it was detached)
 			// and tmux never saw these commands, or saw only reads: send
