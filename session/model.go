@@ -176,7 +176,7 @@ func newRowFormat[T any](sep string, fields []field[T]) rowFormat[T] {
 		b.WriteString("#{" + fl.name + "}")
 	}
 	for _, fl := range f.text {
-		b.WriteString(sep + "#{" + fl.name + "}")
+		b.WriteString(sep + textField(fl.name))
 	}
 	f.format = b.String()
 	return f
@@ -184,7 +184,7 @@ func newRowFormat[T any](sep string, fields []field[T]) rowFormat[T] {
 
 // parse reads one row per line; a line with the wrong number of fields is
 // skipped, and reported through ok.
-func (f rowFormat[T]) parse(lines []string) (rows []T, ok bool) {
+func (f rowFormat[T]) parse(rel release, lines []string) (rows []T, ok bool) {
 	ok = true
 	for _, line := range lines {
 		texts := strings.Split(line, f.sep)
@@ -198,7 +198,7 @@ func (f rowFormat[T]) parse(lines []string) (rows []T, ok bool) {
 			fl.set(&r, fixed[i])
 		}
 		for i, fl := range f.text {
-			fl.set(&r, texts[1+i])
+			fl.set(&r, rel.decodeText(texts[1+i]))
 		}
 		rows = append(rows, r)
 	}

@@ -91,7 +91,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 	if t == "" {
 		return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
 	}
-	paste := []string{"-b", name, "-t", t}
+	paste := append([]string{"-b", name, "-t", t}, s.release().pasteFlags()...)
 	if bracket {
 		paste = append(paste, "-p")
 	}
@@ -110,12 +110,12 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 
 // ShowBuffer returns the exact content of buffer name.
 //
-// Through control mode show-buffer prints the content vis-encoded (tmux
-// 3.3: \\, \t, \r, \ooo for control and invalid UTF-8 bytes, \$ before a
-// name; newlines as they are); the buffer's size, read on the same line,
-// proves the decoding. When it does not match (a tmux that prints the
-// content differently), the content is read raw through a one-shot
-// save-buffer instead.
+// Up to tmux 3.3 show-buffer prints the content vis-encoded (\\, \t, \r,
+// \ooo for control and invalid UTF-8 bytes, \$ before a name; newlines as
+// they are), from 3.4 raw; the buffer's size, read on the same line, proves
+// the reading. When it does not match (a NUL, or a line ending tmux
+// rewrote), the content is read raw through a one-shot save-buffer
+// instead.
 func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
 	if err := checkBufferName(name); err != nil {
 		return "", err
@@ -127,7 +127,12 @@ func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
 		return "", err
 	}
 	size := bufferSize(rs[1])
-	if out, ok := unvisText(strings.Join(rs[0].Lines, "\n")); ok && len(out) == size {
+	text := strings.Join(rs[0].Lines, "\n")
+	if !s.release().showBufferEncoded() {
+		if len(text) == size {
+			return text, nil
+		}
+	} else if out, ok := unvisText(text); ok && len(out) == size {
 		return string(out), nil
 	}
 	return s.saveBuffer(ctx, name)
@@ -142,6 +147,20 @@ func (s *Server) saveBuffer(ctx context.Context, name string) (string, error) {
 func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
 	if err := checkBufferName(name); err != nil {
 		return err
+	}
+	if _, err := s.connect(ctx); err != nil {
+		return err
+	}
+	if s.release().deletesMissingBuffers() {
+		// Looked for first, so a missing buffer fails as later releases
+		// fail it.
+		rs, err := s.exec(ctx, bufferSizeCommand(name))
+		if err != nil {
+			return err
+		}
+		if bufferSize(rs[0]) < 0 {
+			return errorf(CodeNotFound, false, "unknown buffer: %s", name)
+		}
 	}
 	_, err := s.exec(ctx, controlmode.NewCommand("delete-buffer", "-b", name))
 	return err

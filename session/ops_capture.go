@@ -99,7 +99,7 @@ func (s *Server) paneInfoCommand(target string) controlmode.Command {
 
 // paneOf reads the reply of paneInfoCommand.
 func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
-	ps, ok := s.fmts.panes.parse(r.Lines)
+	ps, ok := s.fmts.panes.parse(s.release(), r.Lines)
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
 		// targets it cannot find (a missing window, in 3.3a).
@@ -201,7 +201,7 @@ func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (Pane
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
-	rows, ok := f.parse(rs[0].Lines)
+	rows, ok := f.parse(s.release(), rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
 		return PaneSnapshot{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
 	}
@@ -280,7 +280,13 @@ func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool,
 	if paneID, err = paneIDOf(rs[0], t); err != nil {
 		return "", nil, err
 	}
-	return paneID, rs[1].Lines, nil
+	lines = rs[1].Lines
+	if rel := s.release(); rel.printEncoded() {
+		for i, line := range lines {
+			lines[i] = rel.decodeLoose(line)
+		}
+	}
+	return paneID, lines, nil
 }
 
 // WindowPanes returns the panes of the window w names (with fallback, the
@@ -294,6 +300,6 @@ func (s *Server) WindowPanes(ctx context.Context, w WindowRef, fallback bool) ([
 	if err != nil {
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.parse(rs[0].Lines)
+	ps, _ := s.fmts.panes.parse(s.release(), rs[0].Lines)
 	return ps, nil
 }

@@ -116,7 +116,18 @@ func (s *Server) ShowOption(ctx context.Context, t OptionTable, name string) (Op
 	if err != nil {
 		return OptionValue{}, err
 	}
-	return parseOption(name, rs[0].Lines, rs[1].Lines), nil
+	rel := s.release()
+	listed := rs[0].Lines
+	for i, line := range listed {
+		listed[i] = rel.decodePrinted(line)
+	}
+	values := rs[1].Lines
+	if rel.printEncoded() {
+		// -v values are printed as they are stored, so the print encoding
+		// cannot be undone exactly; the listing escapes them first.
+		values = nil
+	}
+	return parseOption(name, listed, values), nil
 }
 
 // optionName is what an option name may be. tmux expands formats in the
@@ -158,7 +169,7 @@ func optionKey(key string) (name string, index int, indexed, inherited bool) {
 }
 
 // parseOption reads the replies of show-options (listed) and show-options
-// -v (values) for the option queried.
+// -v (values) for the option queried; with values nil, the listing alone.
 func parseOption(queried string, listed, values []string) OptionValue {
 	_, _, queriedIndex, _ := optionKey(queried)
 	type item struct {
@@ -177,6 +188,9 @@ func parseOption(queried string, listed, values []string) OptionValue {
 		if !indexed || queriedIndex {
 			// A scalar, or one item asked for by index: -v printed it
 			// alone, newlines included.
+			if values == nil {
+				return OptionValue{Set: true, Value: unescapeArg(raw), Inherited: inherited}
+			}
 			return OptionValue{Set: true, Value: strings.Join(values, "\n"), Inherited: inherited}
 		}
 		items = append(items, item{idx, raw})
@@ -255,7 +269,7 @@ func (s *Server) Environment(ctx context.Context, id, name string) ([]EnvVar, er
 	if err != nil {
 		return nil, err
 	}
-	vars, ok := parseShellEnv(strings.Join(rs[0].Lines, "\n"))
+	vars, ok := parseShellEnv(s.release().decodePrinted(strings.Join(rs[0].Lines, "\n")))
 	if !ok {
 		return vars, errorf(CodeTmuxError, true, "cannot read the output of show-environment -s")
 	}
@@ -264,7 +278,9 @@ func (s *Server) Environment(ctx context.Context, id, name string) ([]EnvVar, er
 
 // parseShellEnv reads show-environment -s output: lines
 // `NAME="value"; export NAME;` (with \ before $ ` " and \) and
-// `unset NAME;`. A value may span lines.
+// `unset NAME;`. A value may span lines. A backslash before a digit or a
+// letter is the print encoding of tmux 3.4 and 3.5 (\033, \r), which
+// the shell quoting never makes.
 func parseShellEnv(text string) (vars []EnvVar, ok bool) {
 	for len(text) > 0 {
 		if rest, found := strings.CutPrefix(text, "unset "); found {
@@ -282,19 +298,18 @@ func parseShellEnv(text string) (vars []EnvVar, ok bool) {
 			return vars, false
 		}
 		name := text[:eq]
-		var b strings.Builder
 		i := eq + 2
 		for ; i < len(text) && text[i] != '"'; i++ {
 			if text[i] == '\\' && i+1 < len(text) {
 				i++
 			}
-			b.WriteByte(text[i])
 		}
+		value, _ := unvisText(text[eq+2 : min(i, len(text))])
 		tail := "\"; export " + name + ";"
 		if !strings.HasPrefix(text[i:], tail) {
 			return vars, false
 		}
-		vars = append(vars, EnvVar{Name: name, Value: b.String()})
+		vars = append(vars, EnvVar{Name: name, Value: string(value)})
 		text = text[i+len(tail):]
 		if text != "" {
 			if text[0] != '\n' {
@@ -355,7 +370,11 @@ func (s *Server) Hooks(ctx context.Context, t OptionTable, name string) ([]Hook,
 	}
 	var hooks []Hook
 	seen := map[string]bool{}
+	rel := s.release()
 	for _, r := range rs {
+		for i, line := range r.Lines {
+			r.Lines[i] = rel.decodePrinted(line)
+		}
 		got := parseHooks(r.Lines)
 		names := map[string]bool{}
 		for _, h := range got {

@@ -189,7 +189,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	cmds := []controlmode.Command{paneIDCommand(t)}
 	name := bufferName()
 	if text != "" { // set-buffer makes no buffer for empty text
-		paste := []string{"-d", "-b", name, "-t", t}
+		paste := append([]string{"-d", "-b", name, "-t", t}, s.release().pasteFlags()...)
 		if bracket {
 			paste = append(paste, "-p")
 		}

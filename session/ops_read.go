@@ -26,7 +26,7 @@ func (s *Server) Windows(ctx context.Context, target string) ([]Window, error) {
 		}
 		return nil, err
 	}
-	ws, _ := s.fmts.windows.parse(rs[0].Lines)
+	ws, _ := s.fmts.windows.parse(s.release(), rs[0].Lines)
 	return ws, nil
 }
 
@@ -55,7 +55,7 @@ func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
 		}
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.parse(rs[0].Lines)
+	ps, _ := s.fmts.panes.parse(s.release(), rs[0].Lines)
 	return ps, nil
 }
 
@@ -66,7 +66,7 @@ func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
 		return Pane{}, err
 	}
 	// display-message prints empty fields for a pane that is gone.
-	ps, ok := s.fmts.panes.parse(rs[0].Lines)
+	ps, ok := s.fmts.panes.parse(s.release(), rs[0].Lines)
 	if !ok || len(ps) != 1 || ps[0].ID != id {
 		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", id)
 	}

@@ -118,6 +118,17 @@ type CreateSessionArgs struct {
 // CreateSession creates a detached session and records it as owned by this
 // process. With no server running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
+	if s.hasLiveConn() {
+		// The server's release is known only once connected; before the
+		// first connect tmux itself refuses what this would.
+		rel := s.release()
+		if err := rel.checkName("a session", a.Name); err != nil {
+			return Session{}, err
+		}
+		if err := rel.checkName("a window", a.WindowName); err != nil {
+			return Session{}, err
+		}
+	}
 	args := []string{"-d", "-P", "-F", s.fmts.sessions.format}
 	// tmux expands formats in both names.
 	if a.Name != "" {
@@ -168,18 +179,39 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	default:
 		return Session{}, errorf(CodeTmuxError, true, "new-session printed %d lines, want 1", len(rs[0].Lines))
 	}
-	rows, ok := s.fmts.sessions.parse([]string{line})
-	if !ok || len(rows) != 1 {
-		return Session{}, errorf(CodeTmuxError, true, "cannot read new-session's answer %q", line)
-	}
-	// Connecting now reads the generation the session belongs to.
+	// Connecting now reads the generation the session belongs to, and the
+	// release that printed line.
 	if _, err := s.connect(ctx); err != nil {
 		return Session{}, err
 	}
+	rows, ok := s.fmts.sessions.parse(s.release(), []string{line})
+	if !ok || len(rows) != 1 {
+		return Session{}, errorf(CodeTmuxError, true, "cannot read new-session's answer %q", line)
+	}
 	sess := rows[0]
+	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
+		if err := s.resizeNewSession(ctx, sess.ID, a.Width, a.Height); err != nil {
+			return Session{}, err
+		}
+	}
 	sess.Generation = s.Generation()
 	s.owned.add(sess.Generation, sess.ID)
 	return sess, nil
+}
+
+// resizeNewSession gives the window of a session just made the size asked
+// for, where new-session's -x and -y were lost (tmux 3.2): resize-window,
+// which sizes that window manually from then on.
+func (s *Server) resizeNewSession(ctx context.Context, id string, width, height int) error {
+	args := []string{"-t", id + ":"}
+	if width > 0 {
+		args = append(args, "-x", strconv.Itoa(width))
+	}
+	if height > 0 {
+		args = append(args, "-y", strconv.Itoa(height))
+	}
+	_, err := s.exec(ctx, controlmode.NewCommand("resize-window", args...))
+	return err
 }
 
 // Owns reports whether this process created session id in generation gen

@@ -80,13 +80,16 @@ func compareIDs(a, b string) int {
 // round trip. The name is taken literally: tmux expands formats in it, so
 // every # is doubled.
 func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session, error) {
+	if err := s.checkName(ctx, "a session", newName); err != nil {
+		return Session{}, err
+	}
 	rs, err := s.change(ctx,
 		controlmode.NewCommand("rename-session", "-t", id).Text(formatLiteral(newName)),
 		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.format))
 	if err != nil {
 		return Session{}, err
 	}
-	rows, ok := s.fmts.sessions.parse(rs[1].Lines)
+	rows, ok := s.fmts.sessions.parse(s.release(), rs[1].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Session{}, errorf(CodeNotFound, true, "can't find session: %s", id)
 	}

@@ -70,7 +70,7 @@ func (s *Server) readWindow(target string) controlmode.Command {
 
 // parseWindow reads readWindow's reply.
 func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
-	rows, ok := s.fmts.windows.parse(r.Lines)
+	rows, ok := s.fmts.windows.parse(s.release(), r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)
 	}
@@ -119,6 +119,9 @@ type NewWindowArgs struct {
 // NewWindow creates a window in session (an id) and returns it, in one
 // round trip.
 func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs) (Window, error) {
+	if err := s.checkName(ctx, "a window", a.Name); err != nil {
+		return Window{}, err
+	}
 	args := []string{"-P", "-F", s.fmts.windows.format, "-t", session}
 	if !a.Attach {
 		args = append(args, "-d")
@@ -202,7 +205,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	if err != nil {
 		return Pane{}, err
 	}
-	rows, ok := s.fmts.panes.parse(rs[0].Lines)
+	rows, ok := s.fmts.panes.parse(s.release(), rs[0].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Pane{}, errorf(CodeTmuxError, true, "cannot read split-window's answer %q", rs[0].Lines)
 	}
@@ -212,6 +215,9 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 // RenameWindow renames the window ref names and returns it. The name is
 // taken literally, and tmux stops renaming the window automatically.
 func (s *Server) RenameWindow(ctx context.Context, ref WindowRef, name string) (Window, error) {
+	if err := s.checkName(ctx, "a window", name); err != nil {
+		return Window{}, err
+	}
 	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
 		return controlmode.NewCommand("rename-window", "-t", t).Text(formatLiteral(name))
 	})
@@ -238,8 +244,8 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 		if _, err := s.connect(ctx); err != nil {
 			return Window{}, err
 		}
-		if v := s.Version(); !versionAtLeast(v, 3, 5) {
-			return Window{}, errorf(CodeInvalidArguments, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, v)
+		if rel := s.release(); !rel.hasMirroredLayouts() {
+			return Window{}, errorf(CodeInvalidArguments, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
 		}
 	default:
 		return Window{}, errorf(CodeInvalidArguments, false,
@@ -249,27 +255,6 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
 		return controlmode.NewCommand("select-layout", "-t", t).Text(layout)
 	})
-}
-
-// versionAtLeast reports whether tmux version v ("3.3a", "next-3.6",
-// "master") is major.minor or later. A version it cannot read is taken as
-// a development build, so as new.
-func versionAtLeast(v string, major, minor int) bool {
-	v = strings.TrimPrefix(v, "next-")
-	maj, rest, ok := strings.Cut(v, ".")
-	a, err := strconv.Atoi(maj)
-	if !ok || err != nil {
-		return true
-	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	b, err := strconv.Atoi(rest[:i])
-	if err != nil {
-		return true
-	}
-	return a > major || a == major && b >= minor
 }
 
 // ResizeWindow resizes the window ref names (a zero dimension is left as

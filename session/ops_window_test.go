@@ -2,7 +2,7 @@ package session
 
 import "testing"
 
-func TestVersionAtLeast(t *testing.T) {
+func TestReleaseAtLeast(t *testing.T) {
 	for _, tc := range []struct {
 		v    string
 		want bool
@@ -10,8 +10,8 @@ func TestVersionAtLeast(t *testing.T) {
 		{"3.3a", false}, {"3.4", false}, {"3.5", true}, {"3.5a", true}, {"3.10", true}, {"4.0", true},
 		{"2.9a", false}, {"next-3.6", true}, {"next-3.4", false}, {"master", true}, {"", true},
 	} {
-		if got := versionAtLeast(tc.v, 3, 5); got != tc.want {
-			t.Errorf("versionAtLeast(%q, 3, 5): got %v, want %v", tc.v, got, tc.want)
+		if got := releaseOf(tc.v).atLeast(3, 5); got != tc.want {
+			t.Errorf("releaseOf(%q).atLeast(3, 5): got %v, want %v", tc.v, got, tc.want)
 		}
 	}
 }
@@ -21,15 +21,25 @@ func TestSelectLayoutRefusesNamesThatCrashTmux(t *testing.T) {
 	ctx := testCtx(t)
 	id := fx.NewSession(t, "s")
 	forked := s.ConnStats().Forked
-	for _, bad := range []string{"tiledx", "main-horizontal-", "main-vertical-mirrored", "even", "", "1234"} {
+	bads := []string{"tiledx", "main-horizontal-", "even", "", "1234"}
+	if !fx.AtLeast(t, 3, 5) {
+		bads = append(bads, "main-vertical-mirrored") // from tmux 3.5 on, a layout
+	}
+	for _, bad := range bads {
 		_, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, bad)
 		if e, ok := err.(*Error); !ok || e.Code != CodeInvalidArguments || e.Written {
 			t.Errorf("layout %q: got %v, want invalid_arguments with nothing written", bad, err)
 		}
 	}
-	w, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, "tiled")
-	if err != nil || w.SessionID != id {
-		t.Fatalf("tiled: got %+v, %v", w, err)
+	good := []string{"tiled"}
+	if fx.AtLeast(t, 3, 5) {
+		good = append(good, "main-vertical-mirrored", "main-horizontal-mirrored")
+	}
+	for _, layout := range good {
+		w, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, layout)
+		if err != nil || w.SessionID != id {
+			t.Fatalf("%s: got %+v, %v", layout, w, err)
+		}
 	}
 	if _, err := fx.TryTmux("has-session", "-t", id); err != nil {
 		t.Fatalf("the server died: %v", err)

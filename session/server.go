@@ -48,7 +48,7 @@ type Server struct {
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
 	gen      string        // generation of the server conn is attached to
-	version  string        // tmux version of that server
+	rel      release       // what that server's tmux release does
 	attached string        // session id the client is attached to
 	dialing  chan struct{} // non-nil while a connect is under way; closed when it ends
 	dialErr  error         // the outcome of the last connect
@@ -114,6 +114,7 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	rs, err := c.Exec(ctx, cmds...)
 	leave()
 	noteExec(ctx, cmds, rs, err)
+	s.release().normalize(cmds, rs)
 	return rs, err
 }
 
@@ -178,9 +179,18 @@ func (s *Server) Generation() string {
 // Version returns the tmux version of the server, "" before the first
 // connect.
 func (s *Server) Version() string {
+	return s.release().version
+}
+
+// release returns what the tmux release of the server does; before the
+// first connect, that of the newest release.
+func (s *Server) release() release {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.version
+	if s.rel.version == "" {
+		return releaseOf("")
+	}
+	return s.rel
 }
 
 // ConnStats describes the control client, for tests and diagnostics.
@@ -274,7 +284,7 @@ func (s *Server) dial(done chan struct{}) {
 	if gen != s.gen {
 		s.owned.keep(gen)
 	}
-	s.conn, s.gen, s.version = c, gen, version
+	s.conn, s.gen, s.rel = c, gen, releaseOf(version)
 	s.dials.Add(1)
 	s.wg.Add(1)
 	go s.watch(c)
@@ -322,7 +332,7 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
 	gen := rs[0].Lines[0]
-	s.installSync(epoch, gen, rs[2:])
+	s.installSync(epoch, gen, releaseOf(rs[1].Lines[0]), rs[2:])
 	return c, gen, rs[1].Lines[0], nil
 }
 
@@ -514,7 +524,7 @@ func (s *Server) sync(ctx context.Context) error {
 			if err != nil {
 				return nil, fromExec(err)
 			}
-			s.installSync(epoch, s.Generation(), rs)
+			s.installSync(epoch, s.Generation(), s.release(), rs)
 			return nil, nil
 		})
 		var e *Error
@@ -535,10 +545,10 @@ func (s *Server) sync(ctx context.Context) error {
 }
 
 // installSync parses the replies to listCommands into the model.
-func (s *Server) installSync(epoch uint64, gen string, rs []controlmode.Reply) {
-	sessions, _ := s.fmts.sessions.parse(rs[0].Lines)
-	windows, _ := s.fmts.windows.parse(rs[1].Lines)
-	panes, _ := s.fmts.panes.parse(rs[2].Lines)
+func (s *Server) installSync(epoch uint64, gen string, rel release, rs []controlmode.Reply) {
+	sessions, _ := s.fmts.sessions.parse(rel, rs[0].Lines)
+	windows, _ := s.fmts.windows.parse(rel, rs[1].Lines)
+	panes, _ := s.fmts.panes.parse(rel, rs[2].Lines)
 	for i := range sessions {
 		sessions[i].Generation = gen
 	}

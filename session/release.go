@@ -1,0 +1,259 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// release is what one tmux release does that command builders and parsers
+// must know. A Server reads its tmux server's version once per connection
+// and asks its release; every difference between the releases we support
+// (3.2a to 3.7) is answered here, and nowhere else.
+//
+// The facts, from each release's source (cmd-queue.c, server-client.c,
+// utf8.c, session.c, cmd-paste-buffer.c, cmd-save-buffer.c, resize.c):
+//
+//   - What a command prints (cmdq_print: show-options, show-environment,
+//     show-hooks, display-message -p, list-* -F) reaches a control client
+//     raw in 3.2, 3.3 and from 3.6, but vis-encoded in 3.4 and 3.5
+//     (VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH: control bytes as \ooo or \r, tab
+//     and newline as they are, backslashes not doubled), and in 3.4 a $
+//     before a letter, _ or { gains a backslash as well.
+//   - show-buffer prints vis-encoded content up to 3.3, raw from 3.4.
+//   - paste-buffer turns control characters into ^X text from 3.7 unless
+//     given -S, which 3.7 adds.
+//   - 3.7 refuses names (sessions, windows, buffers) that are not valid
+//     printable UTF-8; older releases store them vis-encoded.
+//   - Up to 3.4 a session name's "$x" is stored as "\$x".
+//   - 3.5 adds the mirrored layouts.
+//   - In 3.2, new-session -x/-y do not size the window while window-size is
+//     "latest": the window takes the size of the client that ran the
+//     command, less its status line.
+//   - In 3.2, delete-buffer of a missing buffer succeeds silently.
+//   - In 3.2, capture-pane -J pads every line with spaces to the pane's
+//     width; later releases stop at the last cell written.
+type release struct {
+	version      string // as #{version} prints it: "3.3a", "next-3.6", "master"
+	major, minor int    // 0.0 when the version could not be read
+}
+
+// releaseOf reads a #{version} string. A version it cannot read ("master",
+// a fork's name) is taken as a development build, so as the newest.
+func releaseOf(version string) release {
+	r := release{version: version}
+	v := strings.TrimPrefix(version, "next-")
+	maj, rest, ok := strings.Cut(v, ".")
+	a, err := strconv.Atoi(maj)
+	if !ok || err != nil {
+		r.major, r.minor = 1<<20, 0
+		return r
+	}
+	n := 0
+	for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+		n++
+	}
+	b, err := strconv.Atoi(rest[:n])
+	if err != nil {
+		r.major, r.minor = 1<<20, 0
+		return r
+	}
+	r.major, r.minor = a, b
+	return r
+}
+
+// atLeast reports whether the release is major.minor or later.
+func (r release) atLeast(major, minor int) bool {
+	return r.major > major || r.major == major && r.minor >= minor
+}
+
+// printEncoded reports whether what commands print reaches us vis-encoded.
+func (r release) printEncoded() bool { return r.atLeast(3, 4) && !r.atLeast(3, 6) }
+
+// printEscapesDollar reports whether the print encoding also puts a
+// backslash before a $ that starts a name.
+func (r release) printEscapesDollar() bool { return r.atLeast(3, 4) && !r.atLeast(3, 5) }
+
+// showBufferEncoded reports whether show-buffer prints content vis-encoded.
+func (r release) showBufferEncoded() bool { return !r.atLeast(3, 4) }
+
+// pasteFlags are the flags that make paste-buffer deliver a buffer's bytes
+// unchanged.
+func (r release) pasteFlags() []string {
+	if r.atLeast(3, 7) {
+		return []string{"-S"}
+	}
+	return nil
+}
+
+// refusesUnprintableNames reports whether tmux refuses session, window and
+// buffer names that hold control characters or invalid UTF-8.
+func (r release) refusesUnprintableNames() bool { return r.atLeast(3, 7) }
+
+// printableName reports whether tmux 3.7 accepts name: valid UTF-8 with no
+// ASCII control character or DEL (utf8_isvalid).
+func printableName(name string) bool {
+	if !utf8.ValidString(name) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] < 0x20 || name[i] == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// checkName refuses a name that the release would refuse, with the reason,
+// so that nothing is sent; what is "a session", "a window" or "a buffer".
+func (r release) checkName(what, name string) error {
+	if !r.refusesUnprintableNames() || printableName(name) {
+		return nil
+	}
+	return errorf(CodeInvalidArguments, false,
+		"tmux %s refuses %s name holding control characters or invalid UTF-8: %q", r.version, what, name)
+}
+
+// checkName refuses, before anything is sent, a name the server's release
+// would refuse. It connects first, so the release is known.
+func (s *Server) checkName(ctx context.Context, what, name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, err := s.connect(ctx); err != nil {
+		return err
+	}
+	return s.release().checkName(what, name)
+}
+
+// hasMirroredLayouts reports whether main-*-mirrored layouts exist.
+func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }
+
+// newSessionIgnoresSize reports whether new-session's -x and -y are lost
+// on a window that follows its clients' size, so the size must be set
+// with resize-window after.
+func (r release) newSessionIgnoresSize() bool { return !r.atLeast(3, 3) }
+
+// deletesMissingBuffers reports whether delete-buffer of a buffer that does
+// not exist succeeds, so a missing buffer must be looked for first.
+func (r release) deletesMissingBuffers() bool { return !r.atLeast(3, 3) }
+
+// normalize makes the replies rs to cmds read the same on every release:
+// on 3.2 the padding of joined captures is trimmed (which also trims
+// spaces a program printed at the end of a line, as 3.2 cannot tell them
+// apart).
+func (r release) normalize(cmds []controlmode.Command, rs []controlmode.Reply) {
+	if r.atLeast(3, 3) {
+		return
+	}
+	for i, c := range cmds {
+		if i >= len(rs) || c.Name() != "capture-pane" || !hasFlag(c, "-J") {
+			continue
+		}
+		for j, line := range rs[i].Lines {
+			rs[i].Lines[j] = strings.TrimRight(line, " ")
+		}
+	}
+}
+
+// hasFlag reports whether command c was given flag among its flags.
+func hasFlag(c controlmode.Command, flag string) bool {
+	for _, w := range strings.Fields(c.String()) {
+		if w == "--" {
+			return false
+		}
+		if w == flag || w == "'"+flag+"'" {
+			return true
+		}
+	}
+	return false
+}
+
+// textField is the format that prints free-text field name (a name, a
+// title, a path) so that [release.decodeText] gives back its exact bytes
+// on every release: #{q:} puts a backslash before every backslash and
+// shell-special character, so no backslash of the value can be taken for
+// one of the print encoding's escapes.
+func textField(name string) string { return "#{q:" + name + "}" }
+
+// decodeText returns the value of a field printed by [textField].
+func (r release) decodeText(s string) string {
+	if r.printEscapesDollar() {
+		s = undoDollarEscapes(s)
+	}
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	out, _ := unvisText(s)
+	return string(out)
+}
+
+// decodePrinted undoes the print encoding of a line whose text tmux
+// escaped itself, with a backslash before each backslash: show-options
+// listings and show-hooks (args_escape), show-environment -s. On releases
+// that print raw it returns the line unchanged.
+func (r release) decodePrinted(s string) string {
+	if r.printEscapesDollar() {
+		return undoDollarEscapes(s)
+	}
+	return s
+}
+
+// decodeLoose undoes the print encoding of a line of free text that tmux
+// did not escape, as display-message -p prints a caller's format. It is
+// exact unless the text holds a backslash before a digit or one of a b f
+// r v (or, on 3.4, before $): tmux prints those the same as the escapes it
+// makes, and they are read as escapes.
+func (r release) decodeLoose(s string) string {
+	if !r.printEncoded() {
+		return s
+	}
+	s = r.decodePrinted(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		d := s[i+1]
+		switch {
+		case '0' <= d && d <= '7' && i+3 < len(s) && isOctal(s[i+2]) && isOctal(s[i+3]):
+			b.WriteByte((d-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+		case visLetters[d] != 0 && d != 't' && d != 'n':
+			b.WriteByte(visLetters[d])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isOctal(c byte) bool { return '0' <= c && c <= '7' }
+
+// undoDollarEscapes removes the backslash tmux 3.4's print encoding puts
+// before a $ that is followed by a letter, _ or {. In text that tmux
+// escaped itself every such $ already had a backslash before it, so the
+// one to remove is always the one right before the $.
+func undoDollarEscapes(s string) string {
+	if !strings.Contains(s, `\$`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+2 < len(s) && s[i+1] == '$' && startsName(s[i+2]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func startsName(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '{'
+}

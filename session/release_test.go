@@ -1,0 +1,133 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// quoteShell is what tmux's #{q:} does to a value (format_quote_shell, the
+// same from 3.2 to 3.7).
+func quoteShell(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("|&;<>()$`\\\"'*?[# =%", s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// printLike is what release r does to a line a command prints for a
+// control client: nothing on raw releases; on 3.4 and 3.5 utf8_stravisx
+// with VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH (valid UTF-8 as it is, tab and
+// newline as they are), and on 3.4 a backslash before a $ that starts a
+// name.
+func printLike(r release, s string) string {
+	if !r.printEncoded() {
+		return s
+	}
+	letters := map[byte]byte{'\r': 'r', '\b': 'b', '\a': 'a', '\v': 'v', '\f': 'f'}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x80 {
+			if r, n := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || n > 1 {
+				b.WriteString(s[i : i+n])
+				i += n
+				continue
+			}
+		}
+		switch {
+		case r.printEscapesDollar() && c == '$' && i+1 < len(s) && startsName(s[i+1]):
+			b.WriteString(`\$`)
+		case c == '\t' || c == '\n' || (c >= 0x20 && c < 0x7f):
+			b.WriteByte(c)
+		case letters[c] != 0:
+			b.WriteByte('\\')
+			b.WriteByte(letters[c])
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+		i++
+	}
+	return b.String()
+}
+
+var matrix = []string{"3.2a", "3.3a", "3.4", "3.5a", "3.6b", "3.7c", "next-3.8", "master"}
+
+func TestReleaseFacts(t *testing.T) {
+	type facts struct{ encoded, dollar, showBufferEncoded, pasteS, refuses, mirrored, ignoresSize bool }
+	want := map[string]facts{
+		"3.2a":     {false, false, true, false, false, false, true},
+		"3.3a":     {false, false, true, false, false, false, false},
+		"3.4":      {true, true, false, false, false, false, false},
+		"3.5a":     {true, false, false, false, false, true, false},
+		"3.6b":     {false, false, false, false, false, true, false},
+		"3.7c":     {false, false, false, true, true, true, false},
+		"next-3.8": {false, false, false, true, true, true, false},
+		"master":   {false, false, false, true, true, true, false},
+	}
+	for _, v := range matrix {
+		r := releaseOf(v)
+		got := facts{r.printEncoded(), r.printEscapesDollar(), r.showBufferEncoded(), len(r.pasteFlags()) > 0,
+			r.refusesUnprintableNames(), r.hasMirroredLayouts(), r.newSessionIgnoresSize()}
+		if got != want[v] {
+			t.Errorf("%s: got %+v, want %+v", v, got, want[v])
+		}
+	}
+}
+
+// Values that break a naive decoder: escapes spelled out literally, $ in
+// every position, control bytes, invalid UTF-8.
+var trickyValues = []string{
+	"", "plain", "a b", `C:\bin\new\temp`, `\033[1m`, "\x1b[1m", `$HOME ${HOME} $1 $`, `\$x`, `\\$x`,
+	"tab\there", "cr\rlf", "del\x7f", "bell\a", "\xff\xfe invalid", "é ü 日本", `back\`, `\`, `#{x} #(cmd)`,
+	`'single' "double"`, "~sep~", `\101`, `\\101`, `a\$b`,
+}
+
+func TestDecodeTextIsExactOnEveryRelease(t *testing.T) {
+	for _, v := range matrix {
+		r := releaseOf(v)
+		for _, value := range trickyValues {
+			printed := printLike(r, quoteShell(value))
+			if got := r.decodeText(printed); got != value {
+				t.Errorf("%s: %q printed as %q decodes to %q", v, value, printed, got)
+			}
+		}
+	}
+}
+
+func FuzzDecodeText(f *testing.F) {
+	for _, v := range trickyValues {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		if strings.ContainsAny(value, "\x00\n") {
+			return // a C string holds no NUL, and a newline ends the line
+		}
+		for _, v := range matrix {
+			r := releaseOf(v)
+			if got := r.decodeText(printLike(r, quoteShell(value))); got != value {
+				t.Fatalf("%s: %q decodes to %q", v, value, got)
+			}
+		}
+	})
+}
+
+func TestDecodeLoose(t *testing.T) {
+	for _, v := range []string{"3.4", "3.5a"} {
+		r := releaseOf(v)
+		// Exact for text without a backslash before a digit or letter.
+		for _, value := range []string{"x$HOME\t\x1b[1m\\y", "a\rb\x7f", "$x ${y}", `C:\temp\new`, "é\xff"} {
+			if got := r.decodeLoose(printLike(r, value)); got != value {
+				t.Errorf("%s: %q printed as %q decodes to %q", v, value, printLike(r, value), got)
+			}
+		}
+	}
+	if got := releaseOf("3.3a").decodeLoose(`\033`); got != `\033` {
+		t.Errorf("3.3a prints raw: got %q", got)
+	}
+}
