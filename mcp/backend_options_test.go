@@ -37,8 +37,9 @@ func TestOptionTools(t *testing.T) {
 				if set != (OptionSetResult{Option: opt, Value: val, Status: "set"}) {
 					t.Errorf("set_option %s: got %+v", opt, set)
 				}
-				if got := env.fx.Tmux(t, "show-options", "-gv", opt); got != strings.TrimSpace(val) {
-					t.Errorf("tmux holds %s = %q, want %q", opt, got, val)
+				// The command line shows the value as this release prints it.
+				if got, want := env.fx.Tmux(t, "show-options", "-gv", opt), env.fx.Printed(t, strings.TrimSpace(val)); got != want {
+					t.Errorf("tmux holds %s = %q, want %q", opt, got, want)
 				}
 				if opt == "@digits" {
 					continue // read back as a number, below
@@ -152,8 +153,8 @@ func TestEnvironmentTools(t *testing.T) {
 		if set != (EnvironmentSetResult{Name: "MCP_GLOBAL", Value: tricky, Status: "set"}) {
 			t.Errorf("set_environment: got %+v", set)
 		}
-		if got := env.fx.Tmux(t, "show-environment", "-g", "MCP_GLOBAL"); got != "MCP_GLOBAL="+tricky {
-			t.Errorf("tmux holds %q", got)
+		if got, want := env.fx.Tmux(t, "show-environment", "-g", "MCP_GLOBAL"), env.fx.Printed(t, "MCP_GLOBAL="+tricky); got != want {
+			t.Errorf("tmux holds %q, want %q", got, want)
 		}
 		env.ok(t, "set_environment", map[string]any{"name": "MCP_SESS", "value": "by-name", "session_name": "envs"}, nil)
 		env.ok(t, "set_environment", map[string]any{"name": "MCP_SID", "value": "", "session_id": sid}, nil)

@@ -148,8 +148,12 @@ func TestSpoofedProtocolLines(t *testing.T) {
 	if !strings.Contains(capture.Result, "%end 1 2 1\n%error 1 2 1\n%exit") {
 		t.Fatalf("capture: got %q", capture.Result)
 	}
-	// A buffer named like a notification, made by someone else.
-	env.fx.Tmux(t, "set-buffer", "-b", "x\n%window-add @98\n%exit", "data")
+	// A buffer named like a notification, made by someone else. tmux 3.7
+	// refuses such a name, so there the line cannot be spoofed that way.
+	_, err := env.fx.TryTmux("set-buffer", "-b", "x\n%window-add @98\n%exit", "data")
+	if refuses := env.fx.AtLeast(t, 3, 7); (err != nil) != refuses {
+		t.Fatalf("set-buffer of a name with newlines: %v; want it refused only from tmux 3.7", err)
+	}
 	var list List[SessionInfo]
 	env.ok(t, "list_sessions", nil, &list)
 	if srv.ConnStats().Dials != dials || !srv.ConnStats().Connected {

@@ -89,8 +89,9 @@ func TestHostileInputEveryTool(t *testing.T) {
 	// this test in a directory of its own, and end those servers after.
 	sockets := t.TempDir()
 	t.Setenv("TMUX_TMPDIR", sockets)
-	t.Cleanup(func() { killServersIn(t, filepath.Join(sockets, fmt.Sprintf("tmux-%d", os.Getuid()))) })
-	env := newTmuxEnv(t, "2025-11-25", nil)
+	var env *tmuxEnv // the test's tmux binary ends those servers, after env's own cleanup
+	t.Cleanup(func() { killServersIn(t, env.fx.Bin, filepath.Join(sockets, fmt.Sprintf("tmux-%d", os.Getuid()))) })
+	env = newTmuxEnv(t, "2025-11-25", nil)
 	dir := t.TempDir()
 	canary := filepath.Join(dir, "CANARY")
 	env.fx.NewSession(t, "hostile", "sh", "-c", "exec cat >/dev/null")
@@ -229,11 +230,11 @@ func without(m map[string]any, k string) map[string]any {
 
 // killServersIn ends the tmux servers listening on the sockets in dir,
 // which only this test's servers use.
-func killServersIn(t *testing.T, dir string) {
+func killServersIn(t *testing.T, tmux, dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
-		_ = exec.Command("tmux", "-S", path, "-N", "kill-server").Run() // Best effort: most are gone already.
+		_ = exec.Command(tmux, "-S", path, "-N", "kill-server").Run() // Best effort: most are gone already.
 		_ = os.Remove(path)
 	}
 }

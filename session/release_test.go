@@ -1,10 +1,10 @@
 package session
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // quoteShell is what tmux's #{q:} does to a value (format_quote_shell, the
@@ -21,39 +21,9 @@ func quoteShell(s string) string {
 }
 
 // printLike is what release r does to a line a command prints for a
-// control client: nothing on raw releases; on 3.4 and 3.5 utf8_stravisx
-// with VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH (valid UTF-8 as it is, tab and
-// newline as they are), and on 3.4 a backslash before a $ that starts a
-// name.
+// control client.
 func printLike(r release, s string) string {
-	if !r.printEncoded() {
-		return s
-	}
-	letters := map[byte]byte{'\r': 'r', '\b': 'b', '\a': 'a', '\v': 'v', '\f': 'f'}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x80 {
-			if r, n := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError || n > 1 {
-				b.WriteString(s[i : i+n])
-				i += n
-				continue
-			}
-		}
-		switch {
-		case r.printEscapesDollar() && c == '$' && i+1 < len(s) && startsName(s[i+1]):
-			b.WriteString(`\$`)
-		case c == '\t' || c == '\n' || (c >= 0x20 && c < 0x7f):
-			b.WriteByte(c)
-		case letters[c] != 0:
-			b.WriteByte('\\')
-			b.WriteByte(letters[c])
-		default:
-			fmt.Fprintf(&b, "\\%03o", c)
-		}
-		i++
-	}
-	return b.String()
+	return fixtures.PrintEncoded(s, r.printEncoded(), r.printEscapesDollar())
 }
 
 var matrix = []string{"3.2a", "3.3a", "3.4", "3.5a", "3.6b", "3.7c", "next-3.8", "master"}
