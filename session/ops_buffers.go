@@ -91,7 +91,11 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 	if t == "" {
 		return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
 	}
-	paste := append([]string{"-b", name, "-t", t}, s.release().pasteFlags()...)
+	rel, err := s.connectedRelease(ctx)
+	if err != nil {
+		return "", err
+	}
+	paste := append([]string{"-b", name, "-t", t}, rel.pasteFlags()...)
 	if bracket {
 		paste = append(paste, "-p")
 	}
@@ -148,10 +152,11 @@ func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
 	if err := checkBufferName(name); err != nil {
 		return err
 	}
-	if _, err := s.connect(ctx); err != nil {
+	rel, err := s.connectedRelease(ctx)
+	if err != nil {
 		return err
 	}
-	if s.release().deletesMissingBuffers() {
+	if rel.deletesMissingBuffers() {
 		// Looked for first, so a missing buffer fails as later releases
 		// fail it.
 		rs, err := s.exec(ctx, bufferSizeCommand(name))
@@ -162,7 +167,7 @@ func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
 			return errorf(CodeNotFound, false, "unknown buffer: %s", name)
 		}
 	}
-	_, err := s.exec(ctx, controlmode.NewCommand("delete-buffer", "-b", name))
+	_, err = s.exec(ctx, controlmode.NewCommand("delete-buffer", "-b", name))
 	return err
 }
 

@@ -186,10 +186,14 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	if err != nil {
 		return "", err
 	}
+	rel, err := s.connectedRelease(ctx)
+	if err != nil {
+		return "", err
+	}
 	cmds := []controlmode.Command{paneIDCommand(t)}
 	name := bufferName()
 	if text != "" { // set-buffer makes no buffer for empty text
-		paste := append([]string{"-d", "-b", name, "-t", t}, s.release().pasteFlags()...)
+		paste := append([]string{"-d", "-b", name, "-t", t}, rel.pasteFlags()...)
 		if bracket {
 			paste = append(paste, "-p")
 		}

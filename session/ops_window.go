@@ -241,10 +241,11 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 	switch {
 	case slices.Contains(layoutNames, layout), layoutString.MatchString(layout):
 	case slices.Contains(mirroredLayouts, layout):
-		if _, err := s.connect(ctx); err != nil {
+		rel, err := s.connectedRelease(ctx)
+		if err != nil {
 			return Window{}, err
 		}
-		if rel := s.release(); !rel.hasMirroredLayouts() {
+		if !rel.hasMirroredLayouts() {
 			return Window{}, errorf(CodeInvalidArguments, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
 		}
 	default:

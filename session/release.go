@@ -123,10 +123,11 @@ func (s *Server) checkName(ctx context.Context, what, name string) error {
 	if name == "" {
 		return nil
 	}
-	if _, err := s.connect(ctx); err != nil {
+	rel, err := s.connectedRelease(ctx)
+	if err != nil {
 		return err
 	}
-	return s.release().checkName(what, name)
+	return rel.checkName(what, name)
 }
 
 // hasMirroredLayouts reports whether main-*-mirrored layouts exist.

@@ -183,7 +183,8 @@ func (s *Server) Version() string {
 }
 
 // release returns what the tmux release of the server does; before the
-// first connect, that of the newest release.
+// first connect, that of the newest release. Replies are read with it;
+// commands whose form depends on it are built with [Server.connectedRelease].
 func (s *Server) release() release {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -191,6 +192,14 @@ func (s *Server) release() release {
 		return releaseOf("")
 	}
 	return s.rel
+}
+
+// connectedRelease connects if need be and returns the server's release.
+func (s *Server) connectedRelease(ctx context.Context) (release, error) {
+	if _, err := s.connect(ctx); err != nil {
+		return release{}, err
+	}
+	return s.release(), nil
 }
 
 // ConnStats describes the control client, for tests and diagnostics.
