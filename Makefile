@@ -16,11 +16,17 @@ ARGS      ?=
 E2E      := test/e2e
 E2E_DEPS := $(if $(and $(wildcard $(E2E)/package.json),$(shell command -v npm)),$(E2E)/node_modules/.package-lock.json)
 
-.PHONY: help build test fuzz bench lint run
+# The version matrix: tmux releases built from ../shared/tmux-src (or
+# $$TMUX_MCP_TMUX_SRC) into a cache outside the clone. VERSIONS picks some,
+# e.g. make matrix VERSIONS="3.4 3.7c"; empty means all.
+VERSIONS ?=
+
+.PHONY: help build test matrix fuzz bench lint run
 
 help:
 	@echo 'make build  - build $(BIN)'
 	@echo 'make test   - go test -race ./... (real tmux servers on private sockets)'
+	@echo 'make matrix - the tests against every tmux release of the matrix (VERSIONS="3.4 3.7c" for some)'
 	@echo 'make fuzz   - every Fuzz target in the module, FUZZTIME=$(FUZZTIME) each'
 	@echo 'make bench  - every benchmark, BENCHTIME=$(BENCHTIME)'
 	@echo 'make lint   - gofmt -l must be empty, go vet ./...'
@@ -31,6 +37,9 @@ build:
 
 test: $(E2E_DEPS)
 	$(GO) test -race ./...
+
+matrix: $(E2E_DEPS)
+	test/matrix/run $(VERSIONS)
 
 $(E2E)/node_modules/.package-lock.json: $(E2E)/package.json $(wildcard $(E2E)/package-lock.json)
 	npm ci --prefix $(E2E)
