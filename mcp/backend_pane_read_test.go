@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,6 +35,8 @@ func paneTestWait(t *testing.T, env *tmuxEnv, pane, want string) string {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		out := env.fx.Tmux(t, "capture-pane", "-p", "-J", "-t", pane)
+		// tmux 3.2 pads joined lines to the pane's width.
+		out = regexp.MustCompile(`(?m) +$`).ReplaceAllString(out, "")
 		if strings.Contains(out, want) {
 			return out
 		}
