@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // pollable returns a copy of f in non-blocking mode, read and written
 // through Go's poller, so deadlines apply to it; f is closed.
 func pollable(t *testing.T, f *os.File) *os.File {
 	t.Helper()
-	fd, err := syscall.Dup(int(f.Fd()))
+	fd, err := dupCloseOnExec(int(f.Fd()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,5 +88,44 @@ func TestMakeRaw(t *testing.T) {
 	}
 	if string(back) != "ok\n" {
 		t.Fatalf("master read %q first, want %q: the slave echoes or translates", back, "ok\n")
+	}
+}
+
+// The descriptors a Conn keeps, its end of the client's terminal or stdin
+// pipe and of its stdout pipe, are close-on-exec: no later child, another
+// client or a one-shot tmux, inherits them and holds the client up when this
+// process dies.
+func TestDescriptorsCloseOnExec(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		pipes bool
+	}{{"pty", false}, {"pipes", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fixtures.NewServer(t)
+			id := srv.NewSession(t, "main")
+			c, err := Start(testCtx(t), &Options{Tmux: srv.Bin, Socket: srv.Socket, Command: []string{"attach-session", "-t", id}, Pipes: tc.pipes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			for _, end := range []struct {
+				name string
+				f    any
+			}{{"input", c.w}, {"output", c.r}} {
+				rc, err := end.f.(syscall.Conn).SyscallConn()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var flags int
+				var ferr error
+				// Control, not Fd: Fd would put the descriptor in blocking mode.
+				if err := rc.Control(func(fd uintptr) { flags, ferr = unix.FcntlInt(fd, unix.F_GETFD, 0) }); err != nil || ferr != nil {
+					t.Fatalf("%s: %v %v", end.name, err, ferr)
+				}
+				if flags&unix.FD_CLOEXEC == 0 {
+					t.Errorf("the client's %s descriptor is inherited by every child: FD_CLOEXEC is not set", end.name)
+				}
+			}
+		})
 	}
 }
