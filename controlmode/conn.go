@@ -234,6 +234,7 @@ func (c *Conn) spawn() error {
 	if err != nil {
 		return err
 	}
+	dieWithUs(cmd)
 	err = cmd.Start()
 	for _, f := range theirs {
 		_ = f.Close() // the child holds its own copies

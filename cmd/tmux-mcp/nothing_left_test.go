@@ -38,14 +38,24 @@ func TestSIGKILLLeavesNoClient(t *testing.T) {
 			fx.NewSession(t, "borrowed")
 			c := startClient(t, fx, "2025-11-25", tc.args)
 
-			// A few sessions, and output watched in each: the main client is
-			// attached to one of them, a watcher client to each other one.
+			// A few sessions, each printing all the time, and its output
+			// watched: the main client is attached to one of them, a watcher
+			// client to each other one. Output still flowing at the kill is
+			// what can keep a client of a dead reader waiting to write it.
 			names := []string{"one", "two", "three"}
 			for _, name := range names {
 				c.ok(t, "create_session", map[string]any{"session_name": name}, nil)
 			}
 			for _, name := range append(names, "borrowed") {
 				c.ok(t, "capture_since", map[string]any{"session_name": name}, nil)
+				c.ok(t, "send_keys", map[string]any{"session_name": name, "keys": "while :; do echo tick; sleep 0.01; done", "literal": true}, nil)
+				var w struct {
+					Found bool `json:"found"`
+				}
+				c.ok(t, "wait_for_text", map[string]any{"session_name": name, "patterns": []string{"^tick$"}, "regex": true, "timeout": 20}, &w)
+				if !w.Found {
+					t.Fatalf("wait_for_text tick in %s: not found in 20 s", name)
+				}
 			}
 			before := controlClients(t, fx)
 			if len(before) < len(names)+1 {
