@@ -72,10 +72,11 @@ lint:
 	$(GO) vet ./...
 
 # Every Unix tmux runs on must build and vet, tests included, though the tests run
-# only here: darwin for macOS on Intel and Apple silicon, freebsd for the BSDs.
+# only here: darwin for macOS on Intel and Apple silicon, freebsd for the BSDs, openbsd
+# because tmux is part of its base system.
 # CGO_ENABLED=0 as for any cross build, so no C toolchain is needed. go.mod must be
 # tidy (go mod tidy -diff prints the change and fails otherwise).
-CROSS ?= darwin/amd64 darwin/arm64 freebsd/amd64
+CROSS ?= darwin/amd64 darwin/arm64 freebsd/amd64 openbsd/amd64
 
 crossvet:
 	@set -e; for target in $(CROSS); do \
