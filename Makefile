@@ -21,7 +21,7 @@ E2E_DEPS := $(if $(and $(wildcard $(E2E)/package.json),$(shell command -v npm)),
 # e.g. make matrix VERSIONS="3.4 3.7c"; empty means all.
 VERSIONS ?=
 
-.PHONY: help build test matrix fuzz bench lint run
+.PHONY: help build test matrix fuzz bench lint crossvet run
 
 help:
 	@echo 'make build  - build $(BIN)'
@@ -30,6 +30,7 @@ help:
 	@echo 'make fuzz   - every Fuzz target in the module, FUZZTIME=$(FUZZTIME) each'
 	@echo 'make bench  - every benchmark, BENCHTIME=$(BENCHTIME)'
 	@echo 'make lint   - gofmt -l must be empty, go vet ./...'
+	@echo 'make crossvet - go build and go vet (tests too) for $(CROSS); go mod tidy -diff'
 	@echo 'make run    - build and run $(BIN) $(ARGS)'
 
 build:
@@ -78,6 +79,21 @@ lint:
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+# Every Unix tmux runs on must build and vet, tests included, though the tests run
+# only here: darwin for macOS on Intel and Apple silicon, freebsd for the BSDs, openbsd
+# because tmux is part of its base system.
+# CGO_ENABLED=0 as for any cross build, so no C toolchain is needed. go.mod must be
+# tidy (go mod tidy -diff prints the change and fails otherwise).
+CROSS ?= darwin/amd64 darwin/arm64 freebsd/amd64 openbsd/amd64
+
+crossvet:
+	@set -e; for target in $(CROSS); do \
+		echo "== GOOS=$${target%/*} GOARCH=$${target#*/}"; \
+		GOOS=$${target%/*} GOARCH=$${target#*/} CGO_ENABLED=0 $(GO) build ./...; \
+		GOOS=$${target%/*} GOARCH=$${target#*/} CGO_ENABLED=0 $(GO) vet ./...; \
+	done
+	$(GO) mod tidy -diff
 
 run: build
 	./$(BIN) $(ARGS)

@@ -234,6 +234,7 @@ func (c *Conn) spawn() error {
 	if err != nil {
 		return err
 	}
+	dieWithUs(cmd)
 	err = cmd.Start()
 	for _, f := range theirs {
 		_ = f.Close() // the child holds its own copies
@@ -278,8 +279,12 @@ func (c *Conn) openPTY(cmd *exec.Cmd) (_ []*os.File, err error) {
 		return nil, err
 	}
 	// pty.Open leaves the master in blocking mode; a non-blocking copy goes
-	// through Go's poller, so Close interrupts a pending Read or Write.
-	fd, err := syscall.Dup(int(master.Fd()))
+	// through Go's poller, so Close interrupts a pending Read or Write. The
+	// copy is close-on-exec, as every descriptor of ours must be: a child
+	// that inherited it (each later client, a forked tmux, the server one
+	// of them starts) would keep this client's terminal open, and the
+	// client would never be hung up when this process dies.
+	fd, err := dupCloseOnExec(int(master.Fd()))
 	if err != nil {
 		return nil, err
 	}

@@ -47,20 +47,37 @@ func (s Socket) String() string {
 }
 
 // File returns the path of the socket file, as tmux computes it: the path
-// itself, or the name in ${TMUX_TMPDIR:-/tmp}/tmux-UID/.
+// itself, or the name in tmux-UID/ in the socket directory (see
+// socketDir).
 func (s Socket) File() string {
 	if s.Path != "" {
 		return s.Path
-	}
-	dir := os.Getenv("TMUX_TMPDIR")
-	if dir == "" {
-		dir = "/tmp"
 	}
 	name := s.Name
 	if name == "" {
 		name = "default"
 	}
-	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), name)
+	return filepath.Join(socketDir(), "tmux-"+strconv.Itoa(os.Getuid()), name)
+}
+
+// socketDir returns the directory that holds tmux-UID/, as tmux (3.2 and
+// later) finds it: $TMUX_TMPDIR if it is set and resolves, else /tmp, with
+// symbolic links resolved, as tmux's realpath(3) does. That matters on
+// macOS, where /tmp is a link to /private/tmp and tmux's own socket_path
+// and $TMUX say /private/tmp/...; $TMPDIR (macOS's per-user directory)
+// plays no part, in tmux or here.
+func socketDir() string {
+	for _, dir := range []string{os.Getenv("TMUX_TMPDIR"), "/tmp"} {
+		if dir == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				return abs
+			}
+		}
+	}
+	return "/tmp"
 }
 
 // listening reports whether a server accepts connections on the socket.
