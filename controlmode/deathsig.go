@@ -10,9 +10,11 @@ import (
 // dieWithUs asks the kernel to send the client SIGTERM when this process
 // dies. A client is normally gone by then anyway, hung up (its terminal)
 // or at end of file (its stdin pipe). But tmux before 3.3 ignores SIGHUP in
-// a control client, and a 3.2a server keeps a control client that had
-// output queued for its dead reader, waiting for ever to write it
-// (TestSIGKILLLeavesNoClient, pipes, left 3 of 4 such clients attached).
+// a control client, and a server keeps a control client that had output
+// queued for its dead reader, waiting for ever to write it: on pipes,
+// TestSIGKILLLeavesNoClient left 3 of 4 clients attached on 3.2a, and a
+// plain script with output flowing left one on 3.7c (whose server then
+// hung in kill-server, waiting for it).
 // SIGTERM ends the client process whatever state the server is in, and
 // the server then drops it.
 //

@@ -6,6 +6,6 @@ import "os/exec"
 
 // dieWithUs does nothing here: macOS and the other BSDs have no
 // parent-death signal. The client still leaves when this process dies,
-// hung up or at end of file; only a tmux before 3.3 can keep it (see
-// deathsig.go).
+// hung up or at end of file, except a tmux 3.2 client, or a client on
+// pipes that had output queued (see deathsig.go).
 func dieWithUs(*exec.Cmd) {}

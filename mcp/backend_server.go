@@ -18,7 +18,7 @@ import (
 // create_session, kill_server. Also here: the conversions of session rows
 // to result types, self-protection, and the filters of the list_* tools.
 
-// ListServers reports the live servers in ${TMUX_TMPDIR:-/tmp}/tmux-<uid>/
+// ListServers reports the live servers in tmux-<uid>/ of tmux's socket directory
 // and at extra_socket_paths. It starts, attaches to and kills nothing.
 func (b *TmuxBackend) ListServers(ctx context.Context, in ListServersIn) (List[ServerInfo], error) {
 	dir := filepath.Dir(session.Socket{Name: "default"}.File())
