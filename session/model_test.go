@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fill expands f's format the way tmux would, with values[name] for each
@@ -87,9 +88,19 @@ func TestFreeTextFromTmux(t *testing.T) {
 	fx.Tmux(t, "new-session", "-d", "-s", name, "-n", window, "-c", dir, "cat")
 	fx.Tmux(t, "select-pane", "-t", "="+name+":", "-T", title)
 
-	ps, err := s.Panes(ctx, PaneScope{})
-	if err != nil || len(ps) != 1 {
-		t.Fatalf("Panes: %v, %v; want one pane", ps, err)
+	// tmux reads a pane's path from its foreground process, which it finds
+	// empty until the child has started (seen under load): look again until
+	// then, as nothing announces it.
+	var ps []Pane
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		ps, err = s.Panes(ctx, PaneScope{})
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("Panes: %v, %v; want one pane", ps, err)
+		}
+		if ps[0].CurrentPath != "" || time.Now().After(deadline) {
+			break
+		}
 	}
 	p := ps[0]
 	if p.SessionName != name || p.WindowName != window || p.Title != title || p.CurrentPath != dir {
