@@ -58,8 +58,14 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 		return "", err
 	}
 	id, _, err := s.onPane(ctx, t, a.commands(t)...)
+	if err == nil {
+		s.noteInput(id, a.typed(), a.Enter)
+	}
 	return id, err
 }
+
+// typed is the text a types, for telling its echo from output.
+func (a SendKeysArgs) typed() string { return typedText(a.Keys, a.Literal) }
 
 // SendKeysOp is one input of [Server.SendKeysBatch].
 type SendKeysOp struct {
@@ -161,6 +167,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				break
 			}
 			id, _ := paneIDOf(rs[firsts[k]], targets[k])
+			s.noteInput(id, ops[i+k].typed(), ops[i+k].Enter)
 			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
 		}
 		i = next
@@ -205,7 +212,11 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 		}
 		return "", err
 	}
-	return paneIDOf(rs[0], t)
+	id, err := paneIDOf(rs[0], t)
+	if err == nil {
+		s.noteInput(id, text, strings.HasSuffix(text, "\n"))
+	}
+	return id, err
 }
 
 // shellQuote quotes s for sh.

@@ -98,6 +98,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		controlmode.NewCommand("send-keys", "-t", pane, "Enter")); err != nil {
 		return RunResult{}, err
 	}
+	s.noteInput(pane, line, true)
 
 	res := RunResult{PaneID: pane}
 	out := &outputLines{max: a.MaxLines}
