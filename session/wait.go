@@ -441,3 +441,113 @@ func (s *Server) waitStream(ctx context.Context, st *paneStream, cursor int64, t
 		}
 	}
 }
+
+// QuietArgs are the arguments of [Server.WaitQuiet].
+type QuietArgs struct {
+	Pane PaneRef
+	// Quiet is how long the pane must print nothing; 0 waits for the first
+	// output instead.
+	Quiet   time.Duration
+	Timeout time.Duration
+}
+
+// QuietResult is the outcome of [Server.WaitQuiet].
+type QuietResult struct {
+	PaneID   string
+	Changed  bool // the pane printed during the wait (or since the input it follows)
+	Quiet    bool // the pane was quiet for QuietArgs.Quiet
+	TimedOut bool
+	Bytes    int64 // bytes the pane printed during the wait
+	Elapsed  time.Duration
+	// Wake is how late the wait woke after the quiet period was over, the
+	// delay of the timer and the scheduler; for the README's figure.
+	Wake time.Duration
+}
+
+// WaitQuiet waits until the pane has printed nothing for a.Quiet (a
+// full-screen program has finished drawing, an agent has finished
+// answering), or with a.Quiet zero until it prints anything, or until the
+// timeout. Quiet is counted from the pane's last output or the last input
+// this process sent it, whichever is later, as far as they are known: a
+// pane nobody followed before the wait counts from the wait's start. A
+// timer, reset by each %output, does the waiting: nothing is polled.
+func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
+	start := time.Now()
+	pane, err := s.ResolvePane(ctx, a.Pane, true)
+	if err != nil {
+		return QuietResult{}, err
+	}
+	fed := s.fed(pane)
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return QuietResult{}, err
+	}
+	defer release()
+	cursor, changed := st.position()
+	res := QuietResult{PaneID: pane}
+	since := start
+	if last := st.lastOutput(); fed && !last.IsZero() {
+		since = last
+		if in := st.lastInput(); in.set && in.at.After(since) {
+			since = in.at
+			res.Changed = st.read(in.offset).next > in.offset
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
+	defer cancel()
+	var timer *time.Timer
+	var quietC <-chan time.Time
+	if a.Quiet > 0 {
+		timer = time.NewTimer(time.Until(since.Add(a.Quiet)))
+		defer timer.Stop()
+		quietC = timer.C
+	}
+	done := func() (QuietResult, error) {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	for {
+		select {
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return QuietResult{}, fromExec(ctx.Err())
+			}
+			res.TimedOut = true
+			return done()
+		case <-quietC:
+			// The timer may have fired just as output came: look first.
+			if r := st.read(cursor); len(r.data) == 0 && !r.gone && !r.connLost {
+				res.Quiet = true
+				res.Wake = time.Since(since.Add(a.Quiet))
+				return done()
+			}
+			quietC = nil
+		case <-changed:
+		}
+		_, changed = st.position() // before the read, so no change is missed
+		r := st.read(cursor)
+		cursor = r.next
+		if r.connLost {
+			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
+				return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			}
+			return QuietResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+		}
+		if r.gone {
+			return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+		}
+		if len(r.data) > 0 {
+			res.Changed = true
+			res.Bytes += int64(len(r.data))
+			if a.Quiet == 0 {
+				return done()
+			}
+			since = st.lastOutput()
+			timer.Reset(time.Until(since.Add(a.Quiet)))
+			quietC = timer.C
+		} else if quietC == nil && a.Quiet > 0 {
+			timer.Reset(time.Until(since.Add(a.Quiet)))
+			quietC = timer.C
+		}
+	}
+}
