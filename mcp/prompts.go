@@ -70,7 +70,7 @@ Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). 
 2. split_window(pane_id=A, direction="below"); keep the new pane_id as B (shell).
 3. split_window(pane_id=B, direction="right"); keep the new pane_id as C (logs).
 4. send_keys(pane_id=A, keys="vim") and send_keys(pane_id=C, keys=%[2]q). tmux queues keys, so no wait is needed first.
-5. To confirm they started, wait_for_text(pane_id=A, timeout=3) with no patterns waits for any new output.
+5. To confirm they started, wait_for_content_change(pane_id=A, quiet_ms=300, timeout=5) waits until vim has drawn its screen and gone quiet.
 
 Target panes by these ids from now on; they survive layout changes.`, a["session_name"], logs)
 		},
