@@ -8,21 +8,32 @@ import (
 // in the pane's output stream it was sent, and how to tell the pane's echo
 // of the typed text from what the program printed in answer.
 //
-// "After the input" means after tmux answered the last send-keys (or paste)
-// this process sent to the pane: output the pane printed before that is
-// never matched by a wait that follows input. Input from other clients (a
+// "After the input" means after the last send-keys (or paste) this process
+// sent to the pane: output the pane printed before it went out is never
+// matched by a wait that follows input. Input from other clients (a
 // person typing, another tool) cannot be seen through control mode; to a
 // wait it is output like any other.
 
-// noteInput records that tmux has just answered input this process sent to
+// inputStart is the end of every pane's output stream just before input is
+// sent: the echo of input can reach a stream (on another client's reader,
+// or on the same one while the caller is still waking) before the caller
+// learns that tmux took the input, so the end after the reply may be past
+// it. Output from here on counts as after the input; what a pane prints
+// between this and tmux taking the input (well under a millisecond)
+// counts too.
+type inputStart map[string]int64
+
+// beforeInput returns the streams' ends, for noteInput.
+func (s *Server) beforeInput() inputStart { return s.streams.ends() }
+
+// noteInput records that tmux has answered input this process sent to
 // pane: text typed (empty for key names such as C-c), then Enter if enter.
-// Call it after the reply: every %output tmux sent before it has been
-// delivered by then, so the stream's end is where the input went in.
-func (s *Server) noteInput(pane, text string, enter bool) {
+// pre is from beforeInput, called before the input was sent.
+func (s *Server) noteInput(pre inputStart, pane, text string, enter bool) {
 	if !isPaneID(pane) {
 		return
 	}
-	s.streams.get(pane).noteInput(s.fed(pane), text, enter)
+	s.streams.get(pane).noteInput(pre[pane], s.fed(pane), text, enter)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

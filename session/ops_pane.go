@@ -57,9 +57,10 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
+	pre := s.beforeInput()
 	id, _, err := s.onPane(ctx, t, a.commands(t)...)
 	if err == nil {
-		s.noteInput(id, a.typed(), a.Enter)
+		s.noteInput(pre, id, a.typed(), a.Enter)
 	}
 	return id, err
 }
@@ -127,6 +128,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			cmds = append(cmds, add...)
 		}
 		start := time.Now()
+		pre := s.beforeInput()
 		rs, err := s.exec(ctx, cmds...)
 		elapsed := time.Since(start)
 		if err != nil && len(rs) != len(cmds) {
@@ -167,7 +169,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				break
 			}
 			id, _ := paneIDOf(rs[firsts[k]], targets[k])
-			s.noteInput(id, ops[i+k].typed(), ops[i+k].Enter)
+			s.noteInput(pre, id, ops[i+k].typed(), ops[i+k].Enter)
 			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
 		}
 		i = next
@@ -204,6 +206,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 			controlmode.NewCommand("set-buffer", "-b", name).Text(text),
 			controlmode.NewCommand("paste-buffer", paste...))
 	}
+	pre := s.beforeInput()
 	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
 		if len(rs) == 3 && rs[1].Err == nil && rs[2].Err != nil {
@@ -214,7 +217,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	}
 	id, err := paneIDOf(rs[0], t)
 	if err == nil {
-		s.noteInput(id, text, strings.HasSuffix(text, "\n"))
+		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"))
 	}
 	return id, err
 }

@@ -96,9 +96,10 @@ func (p *paneStream) append(src uint64, b []byte) {
 }
 
 // noteInput records input that tmux has just answered: text typed (empty
-// for key names such as C-c), then Enter if enter. fed reports that the
-// pane's output is being delivered to the stream.
-func (p *paneStream) noteInput(fed bool, text string, enter bool) {
+// for key names such as C-c), then Enter if enter. pre is the stream's end
+// before the input was sent. fed reports that the pane's output is being
+// delivered to the stream.
+func (p *paneStream) noteInput(pre int64, fed bool, text string, enter bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in := p.input
@@ -115,7 +116,7 @@ func (p *paneStream) noteInput(fed bool, text string, enter bool) {
 	if len(in.typed) > 64 {
 		in.typed = in.typed[len(in.typed)-64:]
 	}
-	in.set, in.offset, in.at, in.fed, in.enter = true, p.end(), time.Now(), fed, enter
+	in.set, in.offset, in.at, in.fed, in.enter = true, min(pre, p.end()), time.Now(), fed, enter
 	p.input = in
 }
 
@@ -305,6 +306,23 @@ func (ss *streams) sourceEnded(src uint64) {
 	for _, p := range all {
 		p.sourceEnded(src)
 	}
+}
+
+// ends returns the end of every stream.
+func (ss *streams) ends() map[string]int64 {
+	ss.mu.Lock()
+	all := make(map[string]*paneStream, len(ss.panes))
+	for id, p := range ss.panes {
+		all[id] = p
+	}
+	ss.mu.Unlock()
+	ends := make(map[string]int64, len(all))
+	for id, p := range all {
+		p.mu.Lock()
+		ends[id] = p.end()
+		p.mu.Unlock()
+	}
+	return ends
 }
 
 // bytes returns the output bytes held for all panes, for memory tests.

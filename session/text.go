@@ -23,6 +23,10 @@ type lineReader struct {
 	lines   []string
 	alt     bool // the alternate screen is on
 	altSeen bool // the alternate screen was switched on at some point
+	// altOff is the index in the last write's bytes just after the last
+	// sequence that switched the alternate screen off, or -1.
+	altOff int
+	pos    int // the index of the byte being read in write
 }
 
 type escState int
@@ -37,7 +41,9 @@ const (
 
 // write consumes b.
 func (r *lineReader) write(b []byte) {
-	for _, c := range b {
+	r.altOff = -1
+	for i, c := range b {
+		r.pos = i
 		switch r.state {
 		case stEsc:
 			switch c {
@@ -149,6 +155,9 @@ func (r *lineReader) csi(final byte) {
 		if p == "1049" || p == "1047" || p == "47" {
 			r.alt = final == 'h'
 			r.altSeen = r.altSeen || r.alt
+			if !r.alt {
+				r.altOff = r.pos + 1
+			}
 		}
 	}
 }

@@ -237,8 +237,20 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	lastRead := time.Now()
 	if screen {
 		w.res.AlternateScreen = true
-		if outcome, ok := w.screen(entry.rows, true); ok {
-			return done(outcome)
+		// A screen drawn before the input (the old page of less, say) is
+		// not an answer to it: after input, the screen counts once the
+		// program has printed since.
+		drawn := true
+		switch since {
+		case SinceStart:
+			drawn = false
+		case SinceInput:
+			drawn = !in.fed || st.read(in.offset).next > in.offset
+		}
+		if drawn {
+			if outcome, ok := w.screen(entry.rows, true); ok {
+				return done(outcome)
+			}
 		}
 	} else {
 		var lines []string
@@ -343,9 +355,17 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			lastRead = time.Now()
 			if !e.alternate && !w.out.text.alt {
 				// The program left the full-screen mode: back to lines,
-				// from here on.
+				// from where it did.
 				screen = false
+				off := w.out.text.altOff
 				w.out = outputText{}
+				if off < 0 {
+					continue
+				}
+				lines, partial = w.out.write(r.data[off:])
+				if outcome, ok := w.output(lines, partial, false); ok {
+					return done(outcome)
+				}
 				continue
 			}
 			if outcome, ok := w.screen(e.rows, false); ok {
