@@ -159,7 +159,13 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	if len(f) != 3 || f[0] != pane {
 		return entryState{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
 	}
-	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: trimBlankTail(rs[1].Lines)}, nil
+	// Rows as a person reads them: some versions (3.2a) keep the blanks a
+	// full-screen program drew at the end of its rows.
+	rows := trimBlankTail(rs[1].Lines)
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows}, nil
 }
 
 // WaitForText waits until a line of the pane's text matches a pattern (or,

@@ -46,7 +46,7 @@ func waitText(t *testing.T, c *client, args map[string]any) waitResult {
 // atPrompt waits for the shell of pane to show its prompt.
 func atPrompt(t *testing.T, c *client, pane string) {
 	t.Helper()
-	r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{`[$#] $`}, "regex": true, "since": "screen", "timeout": 20})
+	r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{`[$#] *$`}, "regex": true, "since": "screen", "timeout": 20})
 	if !r.Found {
 		t.Fatalf("no prompt in %s: %+v", pane, r)
 	}
