@@ -1,7 +1,11 @@
 package session
 
 import (
+	"context"
+	"strconv"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // What a wait needs to know of the input this process sends to panes: where
@@ -21,10 +25,45 @@ import (
 // it. Output from here on counts as after the input; what a pane prints
 // between this and tmux taking the input (well under a millisecond)
 // counts too.
-type inputStart map[string]int64
+type inputStart struct {
+	ends map[string]int64
+	// cols holds the cursor's column in panes whose stream does not hold
+	// the start of the cursor's line: the column the echo starts at tells
+	// where a line editor wraps it (zsh redraws the row it wraps onto).
+	cols map[string]int
+}
 
-// beforeInput returns the streams' ends, for noteInput.
-func (s *Server) beforeInput() inputStart { return s.streams.ends() }
+// beforeInput returns the streams' ends, for noteInput, and for panes
+// among targets whose line start the stream lacks, the cursor's column
+// (one round trip, only then).
+func (s *Server) beforeInput(ctx context.Context, targets ...string) inputStart {
+	pre := inputStart{ends: s.streams.ends()}
+	var cmds []controlmode.Command
+	var panes []string
+	for _, t := range targets {
+		if !isPaneID(t) {
+			continue
+		}
+		if _, known := s.streams.get(t).lineBefore(pre.ends[t]); !known {
+			cmds = append(cmds, controlmode.NewCommand("display-message", "-p", "-t", t, "#{cursor_x}"))
+			panes = append(panes, t)
+		}
+	}
+	if len(cmds) == 0 {
+		return pre
+	}
+	rs, err := s.exec(ctx, cmds...)
+	if err != nil && len(rs) != len(cmds) {
+		return pre // best effort: the echo of a long line may then be misread
+	}
+	pre.cols = make(map[string]int, len(panes))
+	for i, p := range panes {
+		if n, err := strconv.Atoi(strings.Join(rs[i].Lines, "")); err == nil && rs[i].Err == nil {
+			pre.cols[p] = n
+		}
+	}
+	return pre
+}
 
 // noteInput records that tmux has answered input this process sent to
 // pane: text typed (empty for key names such as C-c), then Enter if enter.
@@ -33,7 +72,11 @@ func (s *Server) noteInput(pre inputStart, pane, text string, enter bool) {
 	if !isPaneID(pane) {
 		return
 	}
-	s.streams.get(pane).noteInput(pre[pane], s.fed(pane), text, enter)
+	col, ok := pre.cols[pane]
+	if !ok {
+		col = -1
+	}
+	s.streams.get(pane).noteInput(pre.ends[pane], col, s.fed(pane), text, enter)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the
@@ -50,6 +93,12 @@ func (s *Server) fed(pane string) bool {
 	}
 	w, ok := s.watchers[p.SessionID]
 	return ok && w.ref.conn() != nil && w.ref.conn().Err() == nil
+}
+
+// paneWidth returns pane's width as the model knows it, 0 if it does not.
+func (s *Server) paneWidth(pane string) int {
+	p, _ := s.model.paneByID(pane)
+	return p.Width
 }
 
 // keyNames are the tmux key names send-keys takes as keys, not text, besides
@@ -194,6 +243,17 @@ func lastEcho(rows []string, typed []string) int {
 type outputText struct {
 	text lineReader
 	echo *echoFilter // nil: nothing to take out
+}
+
+// prime puts the cursor where b, the start of a line printed before the
+// input, leaves it, with that text blanked: it is not output after the
+// input, but the column the echo starts at tells where the line wraps.
+func (o *outputText) prime(b []byte) {
+	o.text.write(b)
+	o.text.take()
+	for i := range o.text.cur {
+		o.text.cur[i] = ' '
+	}
 }
 
 // write consumes b and returns the completed lines that are not echo, and

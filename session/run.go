@@ -93,7 +93,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.SuppressHistory {
 		line = " " + line
 	}
-	pre := inputStart{pane: cursor}
+	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	if _, err := s.exec(ctx,
 		controlmode.NewCommand("send-keys", "-t", pane, "-l").Text(line),
 		controlmode.NewCommand("send-keys", "-t", pane, "Enter")); err != nil {

@@ -96,10 +96,11 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 			// The cursor stops after the last newline; the line after it,
 			// unfinished, is shown and read again next time.
 			end := bytes.LastIndexByte(r.data, '\n') + 1
-			var text lineReader
+			width := s.paneWidth(pane)
+			text := lineReader{width: width}
 			text.write(r.data[:end])
 			lines, next = text.take(), offset+int64(end)
-			var rest lineReader
+			rest := lineReader{width: width}
 			rest.write(r.data[end:])
 			if l := rest.line(); strings.TrimSpace(l) != "" {
 				lines = append(lines, l)

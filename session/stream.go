@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"sync"
@@ -58,6 +59,9 @@ type inputMark struct {
 	// each ends with it.
 	typed []string
 	enter bool // the input ended with Enter
+	// col is the cursor's column when the input was sent, read only when
+	// the stream does not hold the start of the line (-1 then if unread).
+	col int
 }
 
 func newPaneStream() *paneStream {
@@ -99,7 +103,7 @@ func (p *paneStream) append(src uint64, b []byte) {
 // for key names such as C-c), then Enter if enter. pre is the stream's end
 // before the input was sent. fed reports that the pane's output is being
 // delivered to the stream.
-func (p *paneStream) noteInput(pre int64, fed bool, text string, enter bool) {
+func (p *paneStream) noteInput(pre int64, col int, fed bool, text string, enter bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in := p.input
@@ -116,7 +120,7 @@ func (p *paneStream) noteInput(pre int64, fed bool, text string, enter bool) {
 	if len(in.typed) > 64 {
 		in.typed = in.typed[len(in.typed)-64:]
 	}
-	in.set, in.offset, in.at, in.fed, in.enter = true, min(pre, p.end()), time.Now(), fed, enter
+	in.set, in.offset, in.at, in.fed, in.enter, in.col = true, min(pre, p.end()), time.Now(), fed, enter, col
 	p.input = in
 }
 
@@ -222,6 +226,18 @@ func (p *paneStream) read(offset int64) streamRead {
 	}
 	r.data = append([]byte(nil), p.data[offset-p.start:]...)
 	return r
+}
+
+// lineBefore returns the bytes of the line the stream was on at offset:
+// those after the last newline before it. known reports that the stream
+// holds that newline, so the line's start is known.
+func (p *paneStream) lineBefore(offset int64) (b []byte, known bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	to := min(max(offset, p.start), p.end())
+	b = p.data[:to-p.start]
+	i := bytes.LastIndexByte(b, '\n')
+	return append([]byte(nil), b[i+1:]...), i >= 0
 }
 
 // position returns the offset a new reader starts from and the channel

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"regexp"
@@ -227,6 +228,8 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	}
 	cursor, _ := st.position()
 	w := &waiter{pats: pats, stops: stops, res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}
+	width := s.paneWidth(pane)
+	w.out.text.width = width
 	done := func(outcome string) (WaitResult, error) {
 		w.res.Outcome, w.res.Elapsed = outcome, time.Since(start)
 		if w.out.echo != nil {
@@ -275,6 +278,11 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			if in.fed && r.missed == 0 && !r.paused && !r.connLost {
 				// The stream holds all the pane printed since the input.
 				cursor = r.next
+				if b, known := st.lineBefore(in.offset); known {
+					w.out.prime(b)
+				} else if in.col > 0 {
+					w.out.prime(bytes.Repeat([]byte{' '}, in.col))
+				}
 				lines, partial = w.out.write(r.data)
 				if outcome, ok := w.output(lines, partial, true); ok {
 					return done(outcome)
@@ -364,7 +372,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				// from where it did.
 				screen = false
 				off := w.out.text.altOff
-				w.out = outputText{}
+				w.out = outputText{text: lineReader{width: width}}
 				if off < 0 {
 					continue
 				}
