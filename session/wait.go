@@ -291,10 +291,14 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			}
 			// Nothing followed the pane when the input went in (or too
 			// much came since): the screen from the input's echo on stands
-			// in. Without the echo on screen, only what comes next counts.
+			// in. Without the echo on screen, the whole screen came after
+			// the input if the pane was followed (the echo scrolled away);
+			// if not, only what comes next counts.
 			if i := lastEcho(entry.rows, in.typed); i >= 0 {
 				lines = entry.rows[i+1:]
 				w.out.echo = nil
+			} else if in.fed {
+				lines = entry.rows
 			}
 			w.seen.add(lines...)
 			w.res.Tail = w.seen
