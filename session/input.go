@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
@@ -33,15 +34,24 @@ type inputStart struct {
 	cols map[string]int
 }
 
-// beforeInput returns the streams' ends, for noteInput, and for panes
-// among targets whose line start the stream lacks, the cursor's column
-// (one round trip, only then).
-func (s *Server) beforeInput(ctx context.Context, targets ...string) inputStart {
+// inputTo is input about to be sent: its target and the text it types.
+type inputTo struct{ target, text string }
+
+// promptRoom is how wide a prompt may be for beforeInput to take a typed
+// line as short enough not to wrap.
+const promptRoom = 40
+
+// beforeInput returns the streams' ends, for noteInput. For inputs to a
+// pane whose stream lacks the start of the cursor's line, with a typed
+// line long enough to wrap, it also reads the cursor's column (one round
+// trip, only then).
+func (s *Server) beforeInput(ctx context.Context, ins ...inputTo) inputStart {
 	pre := inputStart{ends: s.streams.ends()}
 	var cmds []controlmode.Command
 	var panes []string
-	for _, t := range targets {
-		if !isPaneID(t) {
+	for _, in := range ins {
+		t := in.target
+		if !isPaneID(t) || !mayWrap(in.text, s.paneWidth(t)) {
 			continue
 		}
 		if _, known := s.streams.get(t).lineBefore(pre.ends[t]); !known {
@@ -63,6 +73,17 @@ func (s *Server) beforeInput(ctx context.Context, targets ...string) inputStart 
 		}
 	}
 	return pre
+}
+
+// mayWrap reports whether a line of text typed after a prompt may wrap in
+// a pane width columns wide (0: unknown).
+func mayWrap(text string, width int) bool {
+	for _, l := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if width == 0 || utf8.RuneCountInString(l)+promptRoom >= width {
+			return true
+		}
+	}
+	return false
 }
 
 // noteInput records that tmux has answered input this process sent to

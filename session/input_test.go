@@ -2,6 +2,7 @@ package session
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -141,5 +142,25 @@ func TestLineReaderAltOff(t *testing.T) {
 	r.write([]byte("x"))
 	if r.altOff != -1 {
 		t.Fatalf("altOff %d after a write without the switch, want -1", r.altOff)
+	}
+}
+
+func TestMayWrap(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  bool
+	}{
+		{"q", 80, false},
+		{":wq", 80, false},
+		{"make test", 80, false},
+		{"sleep 0.5; echo " + strings.Repeat("x", 30), 80, true},
+		{"short\n" + strings.Repeat("x", 50), 80, true},
+		{"q", 0, true}, // width unknown
+		{"", 80, false},
+	} {
+		if got := mayWrap(c.text, c.width); got != c.want {
+			t.Errorf("mayWrap(%d bytes, %d): got %v, want %v", len(c.text), c.width, got, c.want)
+		}
 	}
 }

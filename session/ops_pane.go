@@ -57,7 +57,7 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
-	pre := s.beforeInput(ctx, t)
+	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
 	id, _, err := s.onPane(ctx, t, a.commands(t)...)
 	if err == nil {
 		s.noteInput(pre, id, a.typed(), a.Enter)
@@ -128,7 +128,11 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			cmds = append(cmds, add...)
 		}
 		start := time.Now()
-		pre := s.beforeInput(ctx, targets...)
+		ins := make([]inputTo, len(targets))
+		for k, tk := range targets {
+			ins[k] = inputTo{tk, ops[i+k].typed()}
+		}
+		pre := s.beforeInput(ctx, ins...)
 		rs, err := s.exec(ctx, cmds...)
 		elapsed := time.Since(start)
 		if err != nil && len(rs) != len(cmds) {
@@ -206,7 +210,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 			controlmode.NewCommand("set-buffer", "-b", name).Text(text),
 			controlmode.NewCommand("paste-buffer", paste...))
 	}
-	pre := s.beforeInput(ctx, t)
+	pre := s.beforeInput(ctx, inputTo{t, text})
 	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
 		if len(rs) == 3 && rs[1].Err == nil && rs[2].Err != nil {
