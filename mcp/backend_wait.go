@@ -70,6 +70,9 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 		Pane:    paneRef(in.PaneTarget),
 		Quiet:   time.Duration(in.QuietMs) * time.Millisecond,
 		Timeout: timeout,
+		Progress: func(elapsed time.Duration) {
+			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the pane to change, %.0f s", elapsed.Seconds()))
+		},
 	})
 	if err != nil {
 		return ContentChangeResult{}, err

@@ -487,6 +487,8 @@ type QuietArgs struct {
 	// output instead.
 	Quiet   time.Duration
 	Timeout time.Duration
+	// Progress, if set, is called about once a second while waiting.
+	Progress func(elapsed time.Duration)
 }
 
 // QuietResult is the outcome of [Server.WaitQuiet].
@@ -544,8 +546,17 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
+	var tick <-chan time.Time
+	if a.Progress != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
+		case <-tick:
+			a.Progress(time.Since(start))
+			continue
 		case <-wctx.Done():
 			if ctx.Err() != nil {
 				return QuietResult{}, fromExec(ctx.Err())
