@@ -64,8 +64,24 @@ func TestWaitAfterInputSkipsEchoAndOldLines(t *testing.T) {
 				}
 				t.Logf("trial %d: matched in %s after %v, %d echo lines skipped", i, r.MatchedIn, r.Elapsed, r.EchoSkipped)
 			}
+			// Pasted text and a batch of keys are input too.
+			if _, err := s.PasteText(ctx, ref, "sleep 0.3; echo PASTED\n", false); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"PASTED"}, Timeout: 10 * time.Second})
+			if err != nil || !r.Found || r.MatchedAtEntry || strings.Contains(r.MatchedLines[0], "echo") || r.Elapsed < 200*time.Millisecond {
+				t.Fatalf("paste: got %+v %v", r, err)
+			}
+			outs, _ := s.SendKeysBatch(ctx, []SendKeysOp{{Ref: ref, SendKeysArgs: SendKeysArgs{Keys: "sleep 0.3; echo BATCHED", Enter: true}}}, true)
+			if len(outs) != 1 || outs[0].Err != nil {
+				t.Fatalf("batch: %+v", outs)
+			}
+			r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"BATCHED"}, Timeout: 10 * time.Second})
+			if err != nil || !r.Found || r.MatchedAtEntry || strings.Contains(r.MatchedLines[0], "echo") || r.Elapsed < 200*time.Millisecond {
+				t.Fatalf("batch: got %+v %v", r, err)
+			}
 			// Asking for the screen still finds what is there.
-			r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"DONE_42"}, Since: SinceScreen, Timeout: 5 * time.Second})
+			r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"DONE_42"}, Since: SinceScreen, Timeout: 5 * time.Second})
 			if err != nil || !r.Found || !r.MatchedAtEntry || r.MatchedIn != InScreen {
 				t.Fatalf("since screen: got %+v %v", r, err)
 			}
