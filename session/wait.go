@@ -243,7 +243,10 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		return WaitResult{}, err
 	}
 	screen := entry.alternate
-	lastRead := time.Now()
+	// The first read after output comes at once; later ones at most once
+	// per interval. Any output after a read leads to another, so the
+	// screen is always read after the program's last output.
+	var lastRead time.Time
 	if screen {
 		w.res.AlternateScreen = true
 		// A screen drawn before the input (the old page of less, say) is
