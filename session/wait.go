@@ -186,7 +186,7 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 // escape sequences removed, one line per line. While the pane shows a
 // full-screen program (the alternate screen: vim, less, a TUI), lines mean
 // little, and the screen as drawn is matched instead, read again after the
-// program prints, at most once per a.Interval.
+// program prints: at once, then at most once per a.Interval.
 func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
 	pats, err := compile(a.Patterns, a.Regex, a.MatchCase)
@@ -263,6 +263,9 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			if outcome, ok := w.screen(entry.rows, true); ok {
 				return done(outcome)
 			}
+		} else {
+			w.seen.add(entry.rows...)
+			w.res.Tail = w.seen
 		}
 	} else {
 		var lines []string
