@@ -35,7 +35,7 @@ var prompts = []prompt{
 
     %s
 
-Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). It sends the command, waits for it to end and returns exit_status, timed_out and the output in one call. Decide from exit_status and timed_out; do not poll with send_keys and capture_pane. For input to a program that keeps running (a REPL, a TUI), use send_keys and read later output with capture_since.`,
+Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). It sends the command, waits for it to end and returns exit_status, timed_out and the output in one call. Decide from exit_status and timed_out; do not poll with send_keys and capture_pane. For input to a program that keeps running (a REPL, a TUI), use send_keys, then wait_for_text (it matches only what the pane prints after that input) or wait_for_content_change with quiet_ms (until a TUI has finished drawing), and read later output with capture_since.`,
 				a["pane_id"], a["command"], a["pane_id"], timeout)
 		},
 	},
