@@ -130,3 +130,53 @@ func TestWaitInFullScreenProgram(t *testing.T) {
 		t.Fatalf("the prompt after less: got %+v %v", r, err)
 	}
 }
+
+// TestInterruptRecipe follows the interrupt_gracefully prompt: C-c, then a
+// wait for a shell prompt. Only a prompt printed after the C-c answers it;
+// a program that ignores SIGINT leaves it to time out.
+func TestInterruptRecipe(t *testing.T) {
+	s, pane, _ := attachedAndOther(t)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	waitPrompt(t, s, pane)
+	prompt := WaitArgs{Pane: ref, Patterns: []string{`\$ $`, `# $`, `% $`}, Regex: true, Stop: []string{"Interrupt"}}
+	for _, c := range []struct {
+		name, command string
+		stops         bool
+	}{
+		{"stops", "sleep 30", true},
+		{"ignores SIGINT", "(trap '' INT; exec sleep 30)", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: c.command, Enter: true}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.WaitQuiet(ctx, QuietArgs{Pane: ref, Quiet: 200 * time.Millisecond, Timeout: 10 * time.Second}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "C-c"}); err != nil {
+				t.Fatal(err)
+			}
+			a := prompt
+			a.Timeout = 2 * time.Second
+			if !c.stops {
+				a.Timeout = 500 * time.Millisecond
+			}
+			r, err := s.WaitForText(ctx, a)
+			// The prompt may be there when the wait starts, but printed
+			// after the C-c: the tail starts with its echo.
+			if err != nil || r.Found != c.stops || c.stops && (r.MatchedIn != InOutput || len(r.Tail) == 0 || r.Tail[0] != "^C") {
+				t.Fatalf("got %+v %v, want found %v, after ^C", r, err, c.stops)
+			}
+			if !c.stops {
+				if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "C-\\"}); err != nil {
+					t.Fatal(err)
+				}
+				a.Timeout = 10 * time.Second
+				if r, err := s.WaitForText(ctx, a); err != nil || !r.Found {
+					t.Fatalf("after SIGQUIT: got %+v %v", r, err)
+				}
+			}
+		})
+	}
+}
