@@ -66,6 +66,7 @@ type Backend interface {
 	SnapshotPane(context.Context, SnapshotPaneIn) (PaneSnapshot, error)
 	SearchPanes(context.Context, SearchPanesIn) (SearchPanesResult, error)
 	WaitForText(context.Context, WaitForTextIn) (WaitForTextResult, error)
+	WaitForContentChange(context.Context, WaitForContentChangeIn) (ContentChangeResult, error)
 	GetPaneInfo(context.Context, GetPaneInfoIn) (PaneInfo, error)
 	FindPaneByPosition(context.Context, FindPaneByPositionIn) (PaneInfo, error)
 	DisplayMessage(context.Context, DisplayMessageIn) (Message, error)
@@ -208,6 +209,9 @@ func (UnimplementedBackend) SearchPanes(context.Context, SearchPanesIn) (SearchP
 }
 func (UnimplementedBackend) WaitForText(context.Context, WaitForTextIn) (WaitForTextResult, error) {
 	return WaitForTextResult{}, unimplemented("wait_for_text")
+}
+func (UnimplementedBackend) WaitForContentChange(context.Context, WaitForContentChangeIn) (ContentChangeResult, error) {
+	return ContentChangeResult{}, unimplemented("wait_for_content_change")
 }
 func (UnimplementedBackend) GetPaneInfo(context.Context, GetPaneInfoIn) (PaneInfo, error) {
 	return PaneInfo{}, unimplemented("get_pane_info")

@@ -31,6 +31,8 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 		Regex:     in.Regex,
 		MatchCase: in.MatchCase,
 		Timeout:   timeout,
+		Since:     in.Since,
+		Interval:  time.Duration(in.Interval * float64(time.Second)),
 		Progress: func(elapsed time.Duration) {
 			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for text, %.0f s", elapsed.Seconds()))
 		},
@@ -50,12 +52,40 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 		PaneID:             r.PaneID,
 		ElapsedSeconds:     r.Elapsed.Seconds(),
 		EffectiveTimeout:   timeout.Seconds(),
+		Since:              r.Since,
+		MatchedIn:          r.MatchedIn,
+		EchoSkipped:        r.EchoSkipped,
 	}
 	if r.MatchedIndex >= 0 {
 		i := r.MatchedIndex
 		out.MatchedIndex = &i
 	}
 	return out, nil
+}
+
+// WaitForContentChange implements wait_for_content_change.
+func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForContentChangeIn) (ContentChangeResult, error) {
+	timeout := b.clamp(in.Timeout)
+	r, err := b.server(in.Socket).WaitQuiet(ctx, session.QuietArgs{
+		Pane:    paneRef(in.PaneTarget),
+		Quiet:   time.Duration(in.QuietMs) * time.Millisecond,
+		Timeout: timeout,
+		Progress: func(elapsed time.Duration) {
+			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the pane to change, %.0f s", elapsed.Seconds()))
+		},
+	})
+	if err != nil {
+		return ContentChangeResult{}, err
+	}
+	return ContentChangeResult{
+		Changed:          r.Changed,
+		Quiet:            r.Quiet,
+		TimedOut:         r.TimedOut,
+		OutputBytes:      r.Bytes,
+		PaneID:           r.PaneID,
+		ElapsedSeconds:   r.Elapsed.Seconds(),
+		EffectiveTimeout: timeout.Seconds(),
+	}, nil
 }
 
 // RunCommand implements run_command.
@@ -111,6 +141,8 @@ func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (Capt
 		Truncated:      r.Truncated,
 		TruncatedLines: r.TruncatedLines,
 		TruncatedBytes: r.TruncatedBytes,
+
+		LastLineUnfinished: r.LastLineUnfinished,
 	}, nil
 }
 

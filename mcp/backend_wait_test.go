@@ -81,6 +81,25 @@ func TestCaptureSinceTool(t *testing.T) {
 	})
 }
 
+func TestWaitForContentChangeTool(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		pane := shPane(t, env)
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "for i in 1 2 3; do echo $i; sleep 0.1; done"}, nil)
+		var r ContentChangeResult
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 250, "timeout": 20}, &r)
+		if !r.Quiet || !r.Changed || r.TimedOut || r.PaneID != pane || r.EffectiveTimeout != 20 || r.ElapsedSeconds < 0.3 {
+			t.Fatalf("quiet: got %+v", r)
+		}
+		r = ContentChangeResult{}
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "timeout": 0.05}, &r)
+		if !r.TimedOut || r.Changed || r.Quiet {
+			t.Fatalf("no change: got %+v", r)
+		}
+		wantCode(t, env.fail(t, "wait_for_content_change", map[string]any{"pane_id": "%999"}), CodeNotFound)
+		wantCode(t, env.fail(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": -1}), CodeInvalidArguments)
+	})
+}
+
 func TestChannelTools(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
 		env.fx.NewSession(t, "main")
@@ -118,20 +137,29 @@ func TestWaitForTextReportsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
-		Name:      "wait_for_text",
-		Arguments: map[string]any{"patterns": []string{"never"}, "timeout": 2.5},
-		Meta:      sdk.Meta{"progressToken": "p1"},
-	})
-	if err != nil || res.IsError {
-		t.Fatalf("got %v %v", res, err)
-	}
-	// Two ticks in 2.5 s; the handler may still be running for the last.
-	deadline := time.Now().Add(5 * time.Second)
-	for got.Load() < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // waiting on the client's handler goroutine; no event to wait on
-	}
-	if got.Load() < 2 {
-		t.Fatalf("got %d progress notifications, want 2", got.Load())
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"wait_for_text", map[string]any{"patterns": []string{"never"}, "timeout": 2.5}},
+		{"wait_for_content_change", map[string]any{"quiet_ms": 100000, "timeout": 2.5}},
+	} {
+		got.Store(0)
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+			Name:      call.tool,
+			Arguments: call.args,
+			Meta:      sdk.Meta{"progressToken": "p1"},
+		})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: got %v %v", call.tool, res, err)
+		}
+		// Two ticks in 2.5 s; the handler may still be running for the last.
+		deadline := time.Now().Add(5 * time.Second)
+		for got.Load() < 2 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // waiting on the client's handler goroutine; no event to wait on
+		}
+		if got.Load() < 2 {
+			t.Fatalf("%s: got %d progress notifications, want 2", call.tool, got.Load())
+		}
 	}
 }

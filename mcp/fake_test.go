@@ -183,6 +183,9 @@ func (f *fakeBackend) SearchPanes(_ context.Context, in SearchPanesIn) (SearchPa
 	return answer[SearchPanesResult](f, "search_panes", in)
 }
 
+func (f *fakeBackend) WaitForContentChange(_ context.Context, in WaitForContentChangeIn) (ContentChangeResult, error) {
+	return answer[ContentChangeResult](f, "wait_for_content_change", in)
+}
 func (f *fakeBackend) WaitForText(_ context.Context, in WaitForTextIn) (WaitForTextResult, error) {
 	return answer[WaitForTextResult](f, "wait_for_text", in)
 }

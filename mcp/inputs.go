@@ -314,8 +314,17 @@ type (
 		Regex    bool     `json:"regex,omitempty" jsonschema:"Treat patterns as regular expressions." mcp:"default=false"`
 		PaneTarget
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
-		Interval  float64 `json:"interval,omitempty" jsonschema:"Seconds between checks where output events are unavailable." mcp:"min=0.01;max=60;default=0.05"`
+		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between reads of a full-screen program's screen, made only after it prints." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
+		Since     string  `json:"since,omitempty" jsonschema:"What to match: input = what the pane printed after this server's last input to it, the echo of the typed text left out (the default after such input); start = only output after the wait starts; screen = the visible screen too (the default otherwise)." mcp:"enum=input|start|screen"`
+		Socket
+	}
+	// WaitForContentChangeIn is the input of wait_for_content_change.
+	WaitForContentChangeIn struct {
+		PaneTarget
+		Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
+		Interval float64 `json:"interval,omitempty" jsonschema:"Accepted for libtmux-mcp; unused, the wait wakes on output events." mcp:"min=0.01;max=60;default=0.05"`
+		QuietMs  int     `json:"quiet_ms,omitempty" jsonschema:"Wait until the pane has printed nothing for this many milliseconds (a TUI finished drawing, an agent finished answering); 0 waits for the first change." mcp:"min=0;max=3600000;default=0"`
 		Socket
 	}
 	// GetPaneInfoIn is the input of get_pane_info.

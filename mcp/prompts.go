@@ -35,7 +35,7 @@ var prompts = []prompt{
 
     %s
 
-Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). It sends the command, waits for it to end and returns exit_status, timed_out and the output in one call. Decide from exit_status and timed_out; do not poll with send_keys and capture_pane. For input to a program that keeps running (a REPL, a TUI), use send_keys and read later output with capture_since.`,
+Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). It sends the command, waits for it to end and returns exit_status, timed_out and the output in one call. Decide from exit_status and timed_out; do not poll with send_keys and capture_pane. For input to a program that keeps running (a REPL, a TUI), use send_keys, then wait_for_text (it matches only what the pane prints after that input) or wait_for_content_change with quiet_ms (until a TUI has finished drawing), and read later output with capture_since.`,
 				a["pane_id"], a["command"], a["pane_id"], timeout)
 		},
 	},
@@ -70,7 +70,7 @@ Call run_command(pane_id=%q, command=<the command>, timeout=%s, max_lines=100). 
 2. split_window(pane_id=A, direction="below"); keep the new pane_id as B (shell).
 3. split_window(pane_id=B, direction="right"); keep the new pane_id as C (logs).
 4. send_keys(pane_id=A, keys="vim") and send_keys(pane_id=C, keys=%[2]q). tmux queues keys, so no wait is needed first.
-5. To confirm they started, wait_for_text(pane_id=A, timeout=3) with no patterns waits for any new output.
+5. To confirm they started, wait_for_content_change(pane_id=A, quiet_ms=300, timeout=5) waits until vim has drawn its screen and gone quiet.
 
 Target panes by these ids from now on; they survive layout changes.`, a["session_name"], logs)
 		},

@@ -419,7 +419,7 @@ func instructions(tier Tier, tools []string) string {
 		scope = "Tools exposed: " + strings.Join(tools, ", ") + "."
 	}
 	return `tmux-mcp drives tmux: sessions hold windows, windows hold panes. Target panes by pane_id (%N) from list_panes or snapshot_pane; ids stay valid, names and indexes change.
-Run a command and get its exit status with run_command; wait for output with wait_for_text or wait_for_channel, never by polling capture_pane; read increments with capture_since.
+Run a command and get its exit status with run_command. Wait, never poll capture_pane: after send_keys, wait_for_text matches only what the pane printed after that input, never the echo of the typed command nor older lines (since=screen matches what is on screen); in full-screen programs (vim, less, TUIs) it matches the screen as drawn. wait_for_content_change with quiet_ms waits until a pane has gone quiet (a TUI finished drawing). Read increments with capture_since.
 Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
 A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
 ` + scope

@@ -131,6 +131,20 @@ type WaitForTextResult struct {
 	PaneID             string   `json:"pane_id"`
 	ElapsedSeconds     float64  `json:"elapsed_seconds"`
 	EffectiveTimeout   float64  `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
+	Since              string   `json:"since" jsonschema:"What was matched: input (output after this server's last input), start or screen."`
+	MatchedIn          string   `json:"matched_in,omitempty" jsonschema:"Where the match was found: output (lines printed) or screen (the screen as drawn)."`
+	EchoSkipped        int      `json:"echo_skipped" jsonschema:"Lines left out as the pane's echo of the typed input."`
+}
+
+// ContentChangeResult is the outcome of wait_for_content_change.
+type ContentChangeResult struct {
+	Changed          bool    `json:"changed" jsonschema:"The pane printed during the wait (or since this server's input it follows)."`
+	Quiet            bool    `json:"quiet" jsonschema:"The pane printed nothing for quiet_ms."`
+	TimedOut         bool    `json:"timed_out"`
+	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes the pane printed during the wait."`
+	PaneID           string  `json:"pane_id"`
+	ElapsedSeconds   float64 `json:"elapsed_seconds"`
+	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
 }
 
 // CaptureSinceResult is an incremental capture with a resume cursor.
@@ -143,6 +157,8 @@ type CaptureSinceResult struct {
 	Truncated      bool     `json:"truncated"`
 	TruncatedLines int      `json:"truncated_lines"`
 	TruncatedBytes int      `json:"truncated_bytes"`
+
+	LastLineUnfinished bool `json:"last_line_unfinished" jsonschema:"The last line is still being written (a prompt waiting for input); the next call returns it again."`
 }
 
 // RunCommandResult is the outcome of run_command.

@@ -57,9 +57,16 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
+	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
 	id, _, err := s.onPane(ctx, t, a.commands(t)...)
+	if err == nil {
+		s.noteInput(pre, id, a.typed(), a.Enter)
+	}
 	return id, err
 }
+
+// typed is the text a types, for telling its echo from output.
+func (a SendKeysArgs) typed() string { return typedText(a.Keys, a.Literal) }
 
 // SendKeysOp is one input of [Server.SendKeysBatch].
 type SendKeysOp struct {
@@ -121,6 +128,11 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			cmds = append(cmds, add...)
 		}
 		start := time.Now()
+		ins := make([]inputTo, len(targets))
+		for k, tk := range targets {
+			ins[k] = inputTo{tk, ops[i+k].typed()}
+		}
+		pre := s.beforeInput(ctx, ins...)
 		rs, err := s.exec(ctx, cmds...)
 		elapsed := time.Since(start)
 		if err != nil && len(rs) != len(cmds) {
@@ -161,6 +173,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				break
 			}
 			id, _ := paneIDOf(rs[firsts[k]], targets[k])
+			s.noteInput(pre, id, ops[i+k].typed(), ops[i+k].Enter)
 			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
 		}
 		i = next
@@ -201,6 +214,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 			controlmode.NewCommand("set-buffer", "-b", name).Text(text),
 			controlmode.NewCommand("paste-buffer", paste...))
 	}
+	pre := s.beforeInput(ctx, inputTo{t, text})
 	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
 		if len(rs) == 3 && rs[1].Err == nil && rs[2].Err != nil {
@@ -209,7 +223,11 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 		}
 		return "", err
 	}
-	return paneIDOf(rs[0], t)
+	id, err := paneIDOf(rs[0], t)
+	if err == nil {
+		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"))
+	}
+	return id, err
 }
 
 // shellQuote quotes s for sh.

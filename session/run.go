@@ -93,11 +93,13 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.SuppressHistory {
 		line = " " + line
 	}
+	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	if _, err := s.exec(ctx,
 		controlmode.NewCommand("send-keys", "-t", pane, "-l").Text(line),
 		controlmode.NewCommand("send-keys", "-t", pane, "Enter")); err != nil {
 		return RunResult{}, err
 	}
+	s.noteInput(pre, pane, line, true)
 
 	res := RunResult{PaneID: pane}
 	out := &outputLines{max: a.MaxLines}

@@ -1,7 +1,10 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +15,16 @@ import (
 // cursorPrefix starts every capture_since cursor; the version lets the
 // format change without misreading old cursors.
 const cursorPrefix = "capture-since-v1:"
+
+// cursorIssuer ends every cursor this process issues. Offsets count bytes
+// of this process's streams, which another process (or this one after a
+// restart) numbers differently: a cursor that does not end with it is
+// refused rather than misread.
+var cursorIssuer = func() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b) // never fails
+	return hex.EncodeToString(b)
+}()
 
 // SinceArgs are the arguments of [Server.CaptureSince].
 type SinceArgs struct {
@@ -28,17 +41,23 @@ type SinceResult struct {
 	Lines  []string
 	// LinesMissed reports that output after the cursor is no longer kept
 	// (or that tmux discarded some); Lines then starts with the screen.
-	LinesMissed    bool
-	Truncated      bool
-	TruncatedLines int
-	TruncatedBytes int
-	Elapsed        time.Duration
+	LinesMissed bool
+	// LastLineUnfinished reports that the last of Lines is a line the pane
+	// is still writing, such as a prompt waiting for input ("Continue?
+	// [y/N] "). The cursor stays before it: the next call returns it again,
+	// finished or not.
+	LastLineUnfinished bool
+	Truncated          bool
+	TruncatedLines     int
+	TruncatedBytes     int
+	Elapsed            time.Duration
 }
 
 // CaptureSince returns the lines a pane printed since cursor, from its
 // output stream, and a cursor for the next call. Without a cursor it
-// returns the visible screen and starts following the pane. Only complete
-// lines are returned; a line still being written comes with the next call.
+// returns the visible screen and starts following the pane. A line still
+// being written comes last, marked LastLineUnfinished, and again with the
+// next call. A cursor another process issued is refused.
 func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
 	var pane, gen string
@@ -71,13 +90,22 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	var next int64
 	if !missed {
 		r := st.read(offset)
-		missed = r.missed > 0 || r.paused
+		// An offset past the end: the stream was started again.
+		missed = r.missed > 0 || r.paused || offset > r.next
 		if !missed {
-			// Only complete lines: the cursor stops after the last newline.
-			end := strings.LastIndexByte(string(r.data), '\n') + 1
-			var text lineReader
+			// The cursor stops after the last newline; the line after it,
+			// unfinished, is shown and read again next time.
+			end := bytes.LastIndexByte(r.data, '\n') + 1
+			width := s.paneWidth(pane)
+			text := lineReader{width: width}
 			text.write(r.data[:end])
 			lines, next = text.take(), offset+int64(end)
+			rest := lineReader{width: width}
+			rest.write(r.data[end:])
+			if l := rest.line(); strings.TrimSpace(l) != "" {
+				lines = append(lines, l)
+				res.LastLineUnfinished = true
+			}
 		}
 	}
 	if missed {
@@ -91,7 +119,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		res.LinesMissed = offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
-	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10)
+	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + cursorIssuer
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -100,8 +128,11 @@ func parseCursor(c string) (pane, gen string, offset int64, err error) {
 	rest, ok := strings.CutPrefix(c, cursorPrefix)
 	// The generation holds one ':' ("pid:start_time").
 	f := strings.Split(rest, ":")
-	if !ok || len(f) != 4 || !strings.HasPrefix(f[2], "%") {
+	if !ok || len(f) < 4 || len(f) > 5 || !strings.HasPrefix(f[2], "%") {
 		return "", "", 0, errorf(CodeInvalidArguments, false, "not a capture_since cursor: %q", c)
+	}
+	if len(f) != 5 || f[4] != cursorIssuer {
+		return "", "", 0, errorf(CodeInvalidArguments, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
 	}
 	offset, perr := strconv.ParseInt(f[3], 10, 64)
 	if perr != nil || offset < 0 {

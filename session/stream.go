@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"strings"
 	"sync"
+	"time"
 )
 
 // StreamCap is how many bytes of a pane's output are kept for readers that
@@ -35,6 +38,30 @@ type paneStream struct {
 	connLostAt int64
 	connLost   bool
 	waiters    int
+	lastOut    time.Time // when output last arrived
+	input      inputMark // the last input this process sent to the pane
+}
+
+// inputMark is where in a pane's output stream this process last sent it
+// input, and what that input typed, so that waits can match only what the
+// pane printed after it and tell the echo of the typed text from the
+// output of the program.
+type inputMark struct {
+	set    bool
+	offset int64     // the stream's end when tmux answered the input
+	at     time.Time // when it did
+	// fed reports that a client was delivering the pane's output at that
+	// moment, so that the stream from offset on holds what the pane
+	// printed after the input.
+	fed bool
+	// typed is the text typed on the current input line (since the last
+	// input that ended with Enter), split into lines; the pane's echo of
+	// each ends with it.
+	typed []string
+	enter bool // the input ended with Enter
+	// col is the cursor's column when the input was sent, read only when
+	// the stream does not hold the start of the line (-1 then if unread).
+	col int
 }
 
 func newPaneStream() *paneStream {
@@ -63,12 +90,54 @@ func (p *paneStream) append(src uint64, b []byte) {
 		return
 	}
 	p.data = append(p.data, b...)
+	p.lastOut = time.Now()
 	if len(p.data) > 2*StreamCap {
 		drop := len(p.data) - StreamCap
 		p.data = append([]byte(nil), p.data[drop:]...)
 		p.start += int64(drop)
 	}
 	p.broadcast()
+}
+
+// noteInput records input that tmux has just answered: text typed (empty
+// for key names such as C-c), then Enter if enter. pre is the stream's end
+// before the input was sent. fed reports that the pane's output is being
+// delivered to the stream.
+func (p *paneStream) noteInput(pre int64, col int, fed bool, text string, enter bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.input
+	line := ""
+	if in.set && !in.enter && len(in.typed) > 0 {
+		// Typed onto the line an earlier input started.
+		line = in.typed[len(in.typed)-1]
+		in.typed = in.typed[:len(in.typed)-1]
+	} else {
+		in.typed = nil
+	}
+	parts := strings.FieldsFunc(line+text, func(r rune) bool { return r == '\n' || r == '\r' })
+	in.typed = append(in.typed, parts...)
+	if len(in.typed) > 64 {
+		in.typed = in.typed[len(in.typed)-64:]
+	}
+	in.set, in.offset, in.at, in.fed, in.enter, in.col = true, min(pre, p.end()), time.Now(), fed, enter, col
+	p.input = in
+}
+
+// lastInput returns the pane's last input mark.
+func (p *paneStream) lastInput() inputMark {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.input
+	in.typed = append([]string(nil), in.typed...)
+	return in
+}
+
+// lastOutput returns when output of the pane last arrived (zero if never).
+func (p *paneStream) lastOutput() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastOut
 }
 
 // pause records that tmux discarded the pane's queued output.
@@ -159,6 +228,18 @@ func (p *paneStream) read(offset int64) streamRead {
 	return r
 }
 
+// lineBefore returns the bytes of the line the stream was on at offset:
+// those after the last newline before it. known reports that the stream
+// holds that newline, so the line's start is known.
+func (p *paneStream) lineBefore(offset int64) (b []byte, known bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	to := min(max(offset, p.start), p.end())
+	b = p.data[:to-p.start]
+	i := bytes.LastIndexByte(b, '\n')
+	return append([]byte(nil), b[i+1:]...), i >= 0
+}
+
 // position returns the offset a new reader starts from and the channel
 // that is closed at the next change.
 func (p *paneStream) position() (int64, <-chan struct{}) {
@@ -241,6 +322,23 @@ func (ss *streams) sourceEnded(src uint64) {
 	for _, p := range all {
 		p.sourceEnded(src)
 	}
+}
+
+// ends returns the end of every stream.
+func (ss *streams) ends() map[string]int64 {
+	ss.mu.Lock()
+	all := make(map[string]*paneStream, len(ss.panes))
+	for id, p := range ss.panes {
+		all[id] = p
+	}
+	ss.mu.Unlock()
+	ends := make(map[string]int64, len(all))
+	for id, p := range all {
+		p.mu.Lock()
+		ends[id] = p.end()
+		p.mu.Unlock()
+	}
+	return ends
 }
 
 // bytes returns the output bytes held for all panes, for memory tests.

@@ -15,14 +15,24 @@ import (
 // character split across %output lines is read whole. It also notices the
 // alternate screen being switched on and off.
 type lineReader struct {
-	state   escState
-	params  []byte // CSI parameters so far
-	cur     []rune // the line being written
-	col     int    // the cursor's column in cur
-	partial []byte // the start of a UTF-8 character split across writes
-	lines   []string
-	alt     bool // the alternate screen is on
-	altSeen bool // the alternate screen was switched on at some point
+	state  escState
+	params []byte // CSI parameters so far
+	cur    []rune // the line being written
+	col    int    // the cursor's index in cur
+	// width is the terminal's width, 0 if unknown. With it a line that
+	// wraps is one line of several rows, as tmux draws it: CR, erasing and
+	// column moves act on the cursor's row. Line editors that redraw a
+	// wrapped command line (zsh) need it.
+	width    int
+	rowStart int    // the index in cur where the cursor's row starts
+	partial  []byte // the start of a UTF-8 character split across writes
+	lines    []string
+	alt      bool // the alternate screen is on
+	altSeen  bool // the alternate screen was switched on at some point
+	// altOff is the index in the last write's bytes just after the last
+	// sequence that switched the alternate screen off, or -1.
+	altOff int
+	pos    int // the index of the byte being read in write
 }
 
 type escState int
@@ -37,7 +47,9 @@ const (
 
 // write consumes b.
 func (r *lineReader) write(b []byte) {
-	for _, c := range b {
+	r.altOff = -1
+	for i, c := range b {
+		r.pos = i
 		switch r.state {
 		case stEsc:
 			switch c {
@@ -77,11 +89,11 @@ func (r *lineReader) write(b []byte) {
 			r.state = stEsc
 		case c == '\n':
 			r.lines = append(r.lines, string(r.cur))
-			r.cur, r.col = r.cur[:0], 0
+			r.cur, r.col, r.rowStart = r.cur[:0], 0, 0
 		case c == '\r':
-			r.col = 0
+			r.col = r.rowStart
 		case c == '\b':
-			r.col = max(r.col-1, 0)
+			r.col = max(r.col-1, r.rowStart)
 		case c == '\t':
 			r.put('\t')
 		case c < 0x20 || c == 0x7f:
@@ -101,6 +113,10 @@ func (r *lineReader) write(b []byte) {
 
 // put draws one character at the cursor.
 func (r *lineReader) put(c rune) {
+	if r.width > 0 && r.col-r.rowStart >= r.width {
+		// Past the last column: the line wraps onto a new row.
+		r.rowStart += r.width * ((r.col - r.rowStart) / r.width)
+	}
 	for len(r.cur) < r.col {
 		r.cur = append(r.cur, ' ')
 	}
@@ -120,26 +136,40 @@ func (r *lineReader) csi(final byte) {
 		n = 0
 	}
 	switch final {
-	case 'K': // erase in line
+	case 'K': // erase in line: in the cursor's row
+		from, to := r.col, len(r.cur) // 0: to the end of the row
+		if r.width > 0 {
+			to = min(to, r.rowStart+r.width)
+		}
 		switch n {
-		case 0:
-			r.cur = r.cur[:min(r.col, len(r.cur))]
 		case 1:
-			for i := 0; i < r.col && i < len(r.cur); i++ {
-				r.cur[i] = ' '
-			}
+			from, to = r.rowStart, min(r.col+1, len(r.cur))
 		case 2:
-			r.cur = r.cur[:0]
+			from = r.rowStart
+		}
+		if from >= len(r.cur) {
+			return
+		}
+		if to >= len(r.cur) && n != 1 {
+			r.cur = r.cur[:from] // the last row: what is erased ends the line
+			return
+		}
+		to = min(to, len(r.cur))
+		for i := from; i < to; i++ {
+			r.cur[i] = ' '
 		}
 		return
 	case 'C': // cursor forward
 		r.col += max(n, 1)
+		if r.width > 0 {
+			r.col = min(r.col, r.rowStart+r.width-1)
+		}
 		return
 	case 'D': // cursor back
-		r.col = max(r.col-max(n, 1), 0)
+		r.col = max(r.col-max(n, 1), r.rowStart)
 		return
 	case 'G': // cursor to column
-		r.col = max(n-1, 0)
+		r.col = r.rowStart + max(n-1, 0)
 		return
 	}
 	if final != 'h' && final != 'l' || !bytes.HasPrefix(r.params, []byte("?")) {
@@ -149,6 +179,9 @@ func (r *lineReader) csi(final byte) {
 		if p == "1049" || p == "1047" || p == "47" {
 			r.alt = final == 'h'
 			r.altSeen = r.altSeen || r.alt
+			if !r.alt {
+				r.altOff = r.pos + 1
+			}
 		}
 	}
 }

@@ -27,6 +27,7 @@ func TestLineReader(t *testing.T) {
 		{"alternate screen", []string{"\x1b[?1049hvim"}, nil, "vim", true},
 		{"alternate screen left", []string{"\x1b[?1049h\x1b[?1049l$ "}, nil, "$ ", false},
 		{"pause marker", []string{"a\x00b\n"}, []string{"ab"}, "", false},
+		{"erase to the cursor", []string{"abcdef\x1b[3D\x1b[1K\n"}, []string{"    ef"}, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,4 +61,36 @@ func FuzzLineReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLineReaderWraps: with the terminal's width, a line that wraps is one
+// line, and a line editor's redraw of its last row (zsh's, at the wrap)
+// acts on that row only.
+func TestLineReaderWraps(t *testing.T) {
+	tests := []struct {
+		name    string
+		chunks  []string
+		lines   []string
+		partial string
+	}{
+		{"auto-wrap", []string{"$ 0123456789abc\r\n"}, []string{"$ 0123456789abc"}, ""},
+		{"zsh redraws the row it wrapped onto", []string{"% 01234567", " \r\x1b[K8\r89abc\r\r\n"}, []string{"% 0123456789abc"}, ""},
+		{"cr returns to the row's start", []string{"0123456789ab\rX"}, nil, "0123456789Xb"},
+		{"erase the cursor's row only", []string{"0123456789ab\r\x1b[10D\x1b[2K"}, nil, "0123456789"},
+		{"column in the row", []string{"0123456789ab\x1b[1GZ\n"}, []string{"0123456789Zb"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := lineReader{width: 10}
+			for _, c := range tt.chunks {
+				r.write([]byte(c))
+			}
+			if got := r.take(); !reflect.DeepEqual(got, tt.lines) {
+				t.Errorf("lines: got %q, want %q", got, tt.lines)
+			}
+			if got := r.line(); got != tt.partial {
+				t.Errorf("partial: got %q, want %q", got, tt.partial)
+			}
+		})
+	}
 }

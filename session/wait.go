@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"regexp"
@@ -19,6 +20,25 @@ const (
 	OutcomeTimeout   = "timeout"
 )
 
+// What a wait matches against (WaitArgs.Since).
+const (
+	// SinceInput matches what the pane printed after the last input this
+	// process sent it, the echo of the typed text left out. It is the
+	// default when there was such input.
+	SinceInput = "input"
+	// SinceStart matches only what the pane prints after the wait starts.
+	SinceStart = "start"
+	// SinceScreen matches the visible screen at the start too, then new
+	// output. It is the default when this process sent the pane no input.
+	SinceScreen = "screen"
+)
+
+// Where a match was found (WaitResult.MatchedIn).
+const (
+	InOutput = "output" // lines the pane printed, as a person reads them
+	InScreen = "screen" // the screen as drawn (capture-pane)
+)
+
 // WaitArgs are the arguments of [Server.WaitForText].
 type WaitArgs struct {
 	Pane      PaneRef  // a zero PaneRef waits on the first session's active pane
@@ -27,6 +47,13 @@ type WaitArgs struct {
 	Regex     bool
 	MatchCase bool
 	Timeout   time.Duration
+	// Since is what is matched: SinceInput, SinceStart or SinceScreen; ""
+	// picks SinceInput after input from this process, else SinceScreen.
+	Since string
+	// Interval is the least time between two reads of the screen of a
+	// full-screen program, which are made only after it printed; 0 means
+	// 50 ms.
+	Interval time.Duration
 	// Progress, if set, is called about once a second while waiting.
 	Progress func(elapsed time.Duration)
 }
@@ -39,11 +66,16 @@ type WaitResult struct {
 	MatchedIndex       int // index into Patterns (or Stop when stopped); -1 if none
 	MatchedLines       []string
 	SawNewOutput       bool
-	MatchedAtEntry     bool
+	MatchedAtEntry     bool // the match was there when the wait started
 	StopMatchedAtEntry bool
-	AlternateScreen    bool
+	AlternateScreen    bool     // the pane was in a full-screen program (the alternate screen)
 	Tail               []string // the last lines seen: at most 20 lines and 2 KB
 	Elapsed            time.Duration
+	Since              string // what was matched: SinceInput, SinceStart or SinceScreen
+	MatchedIn          string // InOutput or InScreen; "" when nothing matched
+	// EchoSkipped is how many lines were not matched because they were the
+	// pane's echo of the text this process typed.
+	EchoSkipped int
 }
 
 // matcher is a compiled pattern list.
@@ -128,19 +160,33 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	if len(f) != 3 || f[0] != pane {
 		return entryState{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
 	}
-	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: trimBlankTail(rs[1].Lines)}, nil
+	// Rows as a person reads them: some versions (3.2a) keep the blanks a
+	// full-screen program drew at the end of its rows.
+	rows := trimBlankTail(rs[1].Lines)
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows}, nil
 }
 
 // WaitForText waits until a line of the pane's text matches a pattern (or,
-// with no patterns, until any output arrives), a stop pattern matches, the
-// pane switches to the alternate screen, or the timeout passes.
+// with no patterns, until any output arrives), a stop pattern matches, or
+// the timeout passes.
 //
-// It first checks the visible screen (a pattern already there matches at
-// entry), then follows the pane's output stream from a position taken
-// before that check, so output that lands while the wait starts is never
-// missed. It wakes on
-// %output, within a millisecond, and never polls. Text is matched as a
-// person would read it: escape sequences removed, one line per line.
+// What it matches is a.Since. After input from this process (the default
+// then), it matches what the pane printed after tmux answered that input,
+// without the pane's echo of the typed text: never the command line just
+// typed, nor lines that were on screen before. Otherwise it matches the
+// visible screen at the start (SinceScreen) or only what comes after the
+// start (SinceStart).
+//
+// Output is followed on the pane's stream from a position taken before the
+// start is read, so nothing that lands meanwhile is missed. It wakes on
+// %output and never polls. Text is matched as a person would read it:
+// escape sequences removed, one line per line. While the pane shows a
+// full-screen program (the alternate screen: vim, less, a TUI), lines mean
+// little, and the screen as drawn is matched instead, read again after the
+// program prints: at once, then at most once per a.Interval.
 func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
 	pats, err := compile(a.Patterns, a.Regex, a.MatchCase)
@@ -151,6 +197,15 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	if err != nil {
 		return WaitResult{}, err
 	}
+	switch a.Since {
+	case "", SinceInput, SinceStart, SinceScreen:
+	default:
+		return WaitResult{}, errorf(CodeInvalidArguments, false, "since must be input, start or screen, not %q", a.Since)
+	}
+	interval := a.Interval
+	if interval <= 0 {
+		interval = 50 * time.Millisecond
+	}
 	pane, err := s.ResolvePane(ctx, a.Pane, true)
 	if err != nil {
 		return WaitResult{}, err
@@ -160,36 +215,107 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		return WaitResult{}, err
 	}
 	defer release()
+	in := st.lastInput()
+	since := a.Since
+	if since == "" {
+		since = SinceScreen
+		if in.set {
+			since = SinceInput
+		}
+	}
+	if since == SinceInput && !in.set {
+		since = SinceStart // no input to follow: only what comes next
+	}
 	cursor, _ := st.position()
-	res := WaitResult{PaneID: pane, MatchedIndex: -1}
+	w := &waiter{pats: pats, stops: stops, res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}
+	width := s.paneWidth(pane)
+	w.out.text.width = width
 	done := func(outcome string) (WaitResult, error) {
-		res.Outcome, res.Elapsed = outcome, time.Since(start)
-		return res, nil
+		w.res.Outcome, w.res.Elapsed = outcome, time.Since(start)
+		if w.out.echo != nil {
+			w.res.EchoSkipped = w.out.echo.skipped
+		}
+		return w.res, nil
 	}
 
 	entry, err := s.readEntry(ctx, pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
-	var seen tail
-	seen.add(entry.rows...)
-	res.Tail = seen
-	if entry.alternate {
-		res.AlternateScreen = true
-		return done(OutcomeAltScreen)
-	}
-	if i, hit := stops.first(entry.rows); i >= 0 {
-		res.MatchedIndex, res.MatchedLines, res.StopMatchedAtEntry = i, hit, true
-		return done(OutcomeStopped)
-	}
-	if i, hit := pats.first(entry.rows); i >= 0 {
-		res.Found, res.MatchedIndex, res.MatchedLines, res.MatchedAtEntry = true, i, hit, true
-		return done(OutcomeMatched)
+	screen := entry.alternate
+	// The first read after output comes at once; later ones at most once
+	// per interval. Any output after a read leads to another, so the
+	// screen is always read after the program's last output.
+	var lastRead time.Time
+	if screen {
+		w.res.AlternateScreen = true
+		// A screen drawn before the input (the old page of less, say) is
+		// not an answer to it: after input, the screen counts once the
+		// program has printed since.
+		drawn := true
+		switch since {
+		case SinceStart:
+			drawn = false
+		case SinceInput:
+			drawn = !in.fed || st.read(in.offset).next > in.offset
+		}
+		if drawn {
+			if outcome, ok := w.screen(entry.rows, true); ok {
+				return done(outcome)
+			}
+		} else {
+			w.seen.add(entry.rows...)
+			w.res.Tail = w.seen
+		}
+	} else {
+		var lines []string
+		var partial string
+		switch since {
+		case SinceScreen:
+			lines = entry.rows
+			w.seen.add(lines...)
+			w.res.Tail = w.seen
+			if outcome, ok := w.match(lines, InScreen, true); ok {
+				return done(outcome)
+			}
+		case SinceInput:
+			w.out.echo = newEchoFilter(in.typed)
+			r := st.read(in.offset)
+			if in.fed && r.missed == 0 && !r.paused && !r.connLost {
+				// The stream holds all the pane printed since the input.
+				cursor = r.next
+				if b, known := st.lineBefore(in.offset); known {
+					w.out.prime(b)
+				} else if in.col > 0 {
+					w.out.prime(bytes.Repeat([]byte{' '}, in.col))
+				}
+				lines, partial = w.out.write(r.data)
+				if outcome, ok := w.output(lines, partial, true); ok {
+					return done(outcome)
+				}
+				break
+			}
+			// Nothing followed the pane when the input went in (or too
+			// much came since): the screen from the input's echo on stands
+			// in. Without the echo on screen, the whole screen came after
+			// the input if the pane was followed (the echo scrolled away);
+			// if not, only what comes next counts.
+			if i := lastEcho(entry.rows, in.typed); i >= 0 {
+				lines = entry.rows[i+1:]
+				w.out.echo = nil
+			} else if in.fed {
+				lines = entry.rows
+			}
+			w.seen.add(lines...)
+			w.res.Tail = w.seen
+			if outcome, ok := w.match(lines, InScreen, true); ok {
+				return done(outcome)
+			}
+		}
 	}
 
 	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
 	defer cancel()
-	var text lineReader
 	var tick <-chan time.Time
 	if a.Progress != nil {
 		t := time.NewTicker(time.Second)
@@ -199,10 +325,25 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	for {
 		if err := s.waitStream(wctx, st, cursor, tick, a.Progress, start); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				res.Tail = seen
 				return done(OutcomeTimeout)
 			}
 			return WaitResult{}, fromExec(err)
+		}
+		if screen {
+			// Read the screen at most once per interval: the program may
+			// be drawing still.
+			if d := interval - time.Since(lastRead); d > 0 {
+				t := time.NewTimer(d)
+				select {
+				case <-t.C:
+				case <-wctx.Done():
+					t.Stop()
+					if ctx.Err() == nil {
+						return done(OutcomeTimeout)
+					}
+					return WaitResult{}, fromExec(ctx.Err())
+				}
+			}
 		}
 		r := st.read(cursor)
 		cursor = r.next
@@ -215,32 +356,49 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			return WaitResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
 		if len(r.data) > 0 {
-			res.SawNewOutput = true
+			w.res.SawNewOutput = true
 		}
-		text.write(r.data)
-		lines := append(text.take(), text.line())
-		if r.paused {
+		lines, partial := w.out.write(r.data)
+		if r.paused && !screen {
 			// tmux threw output away: the screen it resumed with stands
 			// in for what was lost.
 			lines = append(r.snapshot, lines...)
 		}
-		seen.add(lines[:len(lines)-1]...)
-		res.Tail = append(append([]string(nil), seen...), lines[len(lines)-1])
-		if text.alt {
-			res.AlternateScreen = true
-			return done(OutcomeAltScreen)
+		if w.out.text.alt && !screen {
+			screen, w.res.AlternateScreen = true, true
+			lastRead = time.Time{}
 		}
-		if i, hit := stops.first(lines); i >= 0 {
-			res.MatchedIndex, res.MatchedLines = i, hit
-			return done(OutcomeStopped)
+		if screen {
+			if r.gone {
+				return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			}
+			e, err := s.readEntry(ctx, pane)
+			if err != nil {
+				return WaitResult{}, err
+			}
+			lastRead = time.Now()
+			if !e.alternate && !w.out.text.alt {
+				// The program left the full-screen mode: back to lines,
+				// from where it did.
+				screen = false
+				off := w.out.text.altOff
+				w.out = outputText{text: lineReader{width: width}}
+				if off < 0 {
+					continue
+				}
+				lines, partial = w.out.write(r.data[off:])
+				if outcome, ok := w.output(lines, partial, false); ok {
+					return done(outcome)
+				}
+				continue
+			}
+			if outcome, ok := w.screen(e.rows, false); ok {
+				return done(outcome)
+			}
+			continue
 		}
-		if len(pats) == 0 && res.SawNewOutput {
-			res.Found = true
-			return done(OutcomeAnyOutput)
-		}
-		if i, hit := pats.first(lines); i >= 0 {
-			res.Found, res.MatchedIndex, res.MatchedLines = true, i, hit
-			return done(OutcomeMatched)
+		if outcome, ok := w.output(lines, partial, false); ok {
+			return done(outcome)
 		}
 		if r.gone {
 			return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
@@ -248,6 +406,62 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		// The partial line stays in text and is matched again once more of
 		// it has arrived.
 	}
+}
+
+// waiter is the matching state of one wait.
+type waiter struct {
+	pats, stops matcher
+	res         WaitResult
+	seen        tail
+	out         outputText
+}
+
+// output matches lines the pane printed (and the line it is printing).
+func (w *waiter) output(lines []string, partial string, entry bool) (string, bool) {
+	w.seen.add(lines...)
+	all := lines
+	if partial != "" {
+		all = append(all[:len(all):len(all)], partial)
+		w.res.Tail = append(append([]string(nil), w.seen...), partial)
+	} else {
+		w.res.Tail = append([]string(nil), w.seen...)
+	}
+	if len(all) > 0 && entry {
+		w.res.SawNewOutput = true
+	}
+	if len(w.pats) == 0 && len(all) > 0 {
+		if outcome, ok := w.match(all, InOutput, entry); ok {
+			return outcome, true // a stop pattern
+		}
+		w.res.Found, w.res.MatchedIn, w.res.MatchedAtEntry = true, InOutput, entry
+		return OutcomeAnyOutput, true
+	}
+	return w.match(all, InOutput, entry)
+}
+
+// screen matches the screen as drawn.
+func (w *waiter) screen(rows []string, entry bool) (string, bool) {
+	w.seen = nil
+	w.seen.add(rows...)
+	w.res.Tail = w.seen
+	if len(w.pats) == 0 && !entry && w.res.SawNewOutput {
+		w.res.Found, w.res.MatchedIn = true, InScreen
+		return OutcomeAnyOutput, true
+	}
+	return w.match(rows, InScreen, entry)
+}
+
+// match checks lines against the stop patterns, then the patterns.
+func (w *waiter) match(lines []string, where string, entry bool) (string, bool) {
+	if i, hit := w.stops.first(lines); i >= 0 {
+		w.res.MatchedIndex, w.res.MatchedLines, w.res.StopMatchedAtEntry, w.res.MatchedIn = i, hit, entry, where
+		return OutcomeStopped, true
+	}
+	if i, hit := w.pats.first(lines); i >= 0 {
+		w.res.Found, w.res.MatchedIndex, w.res.MatchedLines, w.res.MatchedAtEntry, w.res.MatchedIn = true, i, hit, entry, where
+		return OutcomeMatched, true
+	}
+	return "", false
 }
 
 // waitStream waits for a change in st after cursor, calling progress on
@@ -268,6 +482,127 @@ func (s *Server) waitStream(ctx context.Context, st *paneStream, cursor int64, t
 			cancel()
 			<-errc
 			progress(time.Since(start))
+		}
+	}
+}
+
+// QuietArgs are the arguments of [Server.WaitQuiet].
+type QuietArgs struct {
+	Pane PaneRef
+	// Quiet is how long the pane must print nothing; 0 waits for the first
+	// output instead.
+	Quiet   time.Duration
+	Timeout time.Duration
+	// Progress, if set, is called about once a second while waiting.
+	Progress func(elapsed time.Duration)
+}
+
+// QuietResult is the outcome of [Server.WaitQuiet].
+type QuietResult struct {
+	PaneID   string
+	Changed  bool // the pane printed during the wait (or since the input it follows)
+	Quiet    bool // the pane was quiet for QuietArgs.Quiet
+	TimedOut bool
+	Bytes    int64 // bytes the pane printed during the wait
+	Elapsed  time.Duration
+	// Wake is how late the wait woke after the quiet period was over, the
+	// delay of the timer and the scheduler; for the README's figure.
+	Wake time.Duration
+}
+
+// WaitQuiet waits until the pane has printed nothing for a.Quiet (a
+// full-screen program has finished drawing, an agent has finished
+// answering), or with a.Quiet zero until it prints anything, or until the
+// timeout. Quiet is counted from the pane's last output or the last input
+// this process sent it, whichever is later, as far as they are known: a
+// pane nobody followed before the wait counts from the wait's start. A
+// timer, reset by each %output, does the waiting: nothing is polled.
+func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
+	start := time.Now()
+	pane, err := s.ResolvePane(ctx, a.Pane, true)
+	if err != nil {
+		return QuietResult{}, err
+	}
+	fed := s.fed(pane)
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return QuietResult{}, err
+	}
+	defer release()
+	cursor, changed := st.position()
+	res := QuietResult{PaneID: pane}
+	since := start
+	if last := st.lastOutput(); fed && !last.IsZero() {
+		since = last
+		if in := st.lastInput(); in.set && in.at.After(since) {
+			since = in.at
+			res.Changed = st.read(in.offset).next > in.offset
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
+	defer cancel()
+	var timer *time.Timer
+	var quietC <-chan time.Time
+	if a.Quiet > 0 {
+		timer = time.NewTimer(time.Until(since.Add(a.Quiet)))
+		defer timer.Stop()
+		quietC = timer.C
+	}
+	done := func() (QuietResult, error) {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	var tick <-chan time.Time
+	if a.Progress != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-tick:
+			a.Progress(time.Since(start))
+			continue
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return QuietResult{}, fromExec(ctx.Err())
+			}
+			res.TimedOut = true
+			return done()
+		case <-quietC:
+			// The timer may have fired just as output came: look first.
+			if r := st.read(cursor); len(r.data) == 0 && !r.gone && !r.connLost {
+				res.Quiet = true
+				res.Wake = time.Since(since.Add(a.Quiet))
+				return done()
+			}
+			quietC = nil
+		case <-changed:
+		}
+		_, changed = st.position() // before the read, so no change is missed
+		r := st.read(cursor)
+		cursor = r.next
+		if r.connLost {
+			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
+				return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			}
+			return QuietResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+		}
+		if r.gone {
+			return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+		}
+		if len(r.data) > 0 {
+			res.Changed = true
+			res.Bytes += int64(len(r.data))
+			if a.Quiet == 0 {
+				return done()
+			}
+			since = st.lastOutput()
+			timer.Reset(time.Until(since.Add(a.Quiet)))
+			quietC = timer.C
+		} else if quietC == nil && a.Quiet > 0 {
+			timer.Reset(time.Until(since.Add(a.Quiet)))
+			quietC = timer.C
 		}
 	}
 }

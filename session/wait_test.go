@@ -165,9 +165,9 @@ func TestCaptureSince(t *testing.T) {
 	if strings.Count(joined, "\n1500\n") != 1 {
 		t.Fatal("a line came twice or not at all")
 	}
-	// Nothing new: nothing returned, the cursor stays.
+	// Nothing new but the prompt, unfinished: the cursor stays before it.
 	r2, err := s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
-	if err != nil || len(r2.Lines) != 0 || r2.Cursor != r.Cursor {
+	if err != nil || len(r2.Lines) != 1 || !r2.LastLineUnfinished || r2.Cursor != r.Cursor {
 		t.Fatalf("idle: got %+v %v", r2, err)
 	}
 	// Limits keep the newest lines.
@@ -178,16 +178,48 @@ func TestCaptureSince(t *testing.T) {
 	if err != nil || len(r3.Lines) != 10 || !r3.Truncated || r3.TruncatedLines == 0 {
 		t.Fatalf("max_lines: got %+v %v", r3, err)
 	}
-	// A cursor from before a server restart reports the gap.
-	if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0"}); err != nil {
-		t.Fatal(err)
-	} else if r4, _ := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0"}); !r4.LinesMissed {
-		t.Fatal("a cursor of another generation did not report lines_missed")
+	// A cursor from before a tmux server restart reports the gap.
+	if r4, err := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0:" + cursorIssuer}); err != nil || !r4.LinesMissed {
+		t.Fatalf("a cursor of another generation: got %+v %v, want lines_missed", r4, err)
 	}
-	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4"} {
+	// A cursor another process issued (its offsets count another stream)
+	// is refused, and so is one of the format without an issuer.
+	foreign := strings.TrimSuffix(r2.Cursor, cursorIssuer) + "0123456789ab"
+	old := strings.TrimSuffix(r2.Cursor, ":"+cursorIssuer)
+	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4:" + cursorIssuer, foreign, old} {
 		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isCode(err, CodeInvalidArguments) {
 			t.Errorf("cursor %q: got %v", bad, err)
 		}
+	}
+}
+
+func TestCaptureSinceShowsAPromptWaitingForInput(t *testing.T) {
+	s, pane := shellSession(t, "sh")
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	r, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "echo before; read -p 'Continue? [y/N] ' a; echo got=$a", Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"Continue?"}, Timeout: 10 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("no prompt: %+v %v", w, err)
+	}
+	r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
+	if err != nil || !r.LastLineUnfinished || len(r.Lines) == 0 || r.Lines[len(r.Lines)-1] != "Continue? [y/N] " {
+		t.Fatalf("prompt: got %+v %v, want the unfinished prompt last", r, err)
+	}
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "y", Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"got=y"}, Timeout: 10 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("no answer: %+v %v", w, err)
+	}
+	r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
+	if err != nil || len(r.Lines) < 2 || r.Lines[0] != "Continue? [y/N] y" || r.Lines[1] != "got=y" {
+		t.Fatalf("answered: got %+v %v, want the finished prompt line, then got=y", r, err)
 	}
 }
 
