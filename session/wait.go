@@ -160,8 +160,8 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	if len(f) != 3 || f[0] != pane {
 		return entryState{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
 	}
-	// Rows as a person reads them: some versions (3.2a) keep the blanks a
-	// full-screen program drew at the end of its rows.
+	// Rows as a person reads them: -J keeps the blanks a full-screen
+	// program drew at the end of its rows.
 	rows := trimBlankTail(rs[1].Lines)
 	for i, r := range rows {
 		rows[i] = strings.TrimRight(r, " ")
