@@ -166,7 +166,15 @@ func TestCaptureSince(t *testing.T) {
 		t.Fatal("a line came twice or not at all")
 	}
 	// Nothing new but the prompt, unfinished: the cursor stays before it.
-	r2, err := s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
+	// run_command returns on its end marker, before the shell may have
+	// printed the prompt (seen under load): read again until it has.
+	var r2 SinceResult
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		r2, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor})
+		if err != nil || len(r2.Lines) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(r2.Lines) != 1 || !r2.LastLineUnfinished || r2.Cursor != r.Cursor {
 		t.Fatalf("idle: got %+v %v", r2, err)
 	}
