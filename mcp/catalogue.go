@@ -91,6 +91,7 @@ type toolDef struct {
 	alwaysLoad  bool     // hint clients to keep it loaded (anthropic/alwaysLoad)
 	needsTarget []string // at least one must be given, else target_required
 	batch       bool     // a call_*_tools_batch wrapper
+	fullOutput  bool     // output schema spelled out in full (a seed's)
 
 	in, out reflect.Type
 	// run decodes the input with decode and calls the backend method.
@@ -108,6 +109,10 @@ func selfBounded() toolOption { return func(d *toolDef) { d.selfBounded = true }
 
 // alwaysLoad marks a discovery tool clients should keep loaded.
 func alwaysLoad() toolOption { return func(d *toolDef) { d.alwaysLoad = true } }
+
+// fullOutput advertises the output schema in full: the result closed and
+// the error envelope member by member, as a seed document fixes it.
+func fullOutput() toolOption { return func(d *toolDef) { d.fullOutput = true } }
 
 // needsTarget makes a call that names none of the arguments fail with
 // target_required before anything reaches tmux (CONTRACT §6).
@@ -156,7 +161,7 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 		if d.spec, err = newInputSpec(d.in); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))
 		}
-		if d.output, err = outputSchema(d.out); err != nil {
+		if d.output, err = outputSchema(d.out, d.fullOutput); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: output schema: %v", d.name, err))
 		}
 		for _, a := range d.needsTarget {

@@ -51,14 +51,34 @@ func buildSchema(t reflect.Type) (*jsonschema.Schema, lineSet, error) {
 	return s, lines, nil
 }
 
-// outputSchema is the schema of a tool's structuredContent: its result type
-// or the error envelope, as the teardown_session seed advertises it.
-func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
+// outputSchema is the schema of a tool's structuredContent: its result
+// type, or the error envelope, which every failed call carries (clients
+// such as the TypeScript SDK's validate structuredContent against the
+// output schema even when isError is set, so the schema must admit it).
+//
+// tools/list sends every tool's schemas in every conversation, so only
+// what a client needs is sent: the result object's members and their
+// types, left open (no additionalProperties: false, as libtmux-mcp's own
+// output schemas), and the envelope as the one keyword that tells it
+// apart, {"required": ["error"]}; its shape is the same for every tool
+// and stated once, in the server's instructions. With full set, the
+// result is closed and the envelope spelled out member by member, as the
+// teardown_session seed advertises it.
+func outputSchema(t reflect.Type, full bool) (*jsonschema.Schema, error) {
 	success, _, err := buildSchema(t)
 	if err != nil {
 		return nil, err
 	}
-	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, envelopeSchema()}}, nil
+	if full {
+		return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, envelopeSchema()}}, nil
+	}
+	walkSchemas(success, func(s *jsonschema.Schema) {
+		if s.Type == "object" && s.Properties != nil && s.AdditionalProperties != nil && isFalseSchema(s.AdditionalProperties) {
+			s.AdditionalProperties = nil
+		}
+	})
+	success.Type = "" // the outer schema says object
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, {Required: []string{"error"}}}}, nil
 }
 
 func envelopeSchema() *jsonschema.Schema {

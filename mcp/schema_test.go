@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,8 +41,9 @@ func asMap(t *testing.T, v any) map[string]any {
 
 // TestSchemasHaveNoTypeArraysAndCloseObjects walks every schema node of
 // every tool: "type" is never an array (no ["null", T]), an object that
-// lists properties forbids others, and an object without properties (a map)
-// says explicitly what its values are.
+// lists properties forbids others in input schemas (and in the output
+// schema a seed fixes) and leaves them open in other output schemas, and
+// an object without properties (a map) says explicitly what its values are.
 func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 	schemas := wireSchemas(t)
 	if len(schemas) != 2*57 {
@@ -51,6 +53,7 @@ func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 		if s["type"] != "object" {
 			t.Errorf("%s: top-level type %v, want object", name, s["type"])
 		}
+		closed := strings.HasSuffix(name, " input") || name == "teardown_session output"
 		var walk func(path string, node any)
 		walk = func(path string, node any) {
 			switch node := node.(type) {
@@ -67,8 +70,10 @@ func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 				if node["type"] == "object" {
 					ap, hasAP := node["additionalProperties"]
 					switch _, hasProps := node["properties"]; {
-					case hasProps && ap != false:
+					case hasProps && closed && ap != false:
 						t.Errorf("%s %s: object with properties has additionalProperties %v, want false", name, path, ap)
+					case hasProps && !closed && hasAP:
+						t.Errorf("%s %s: output object with properties has additionalProperties %v, want it open", name, path, ap)
 					case !hasProps && !hasAP && node["anyOf"] == nil:
 						t.Errorf("%s %s: object without properties does not declare additionalProperties", name, path)
 					}
@@ -288,5 +293,27 @@ func TestCreateSessionMatchesSeed(t *testing.T) {
 		if got, want := plainTypes(props(success)[name].(map[string]any)), plainTypes(wp.(map[string]any)); !slices.Equal(got, want) {
 			t.Errorf("result %s: types %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestOutputSchemasNameTheEnvelopeOnce checks that every output schema but
+// the seed's tells the error envelope apart by one keyword, not a copy of
+// its shape (which the server's instructions state once).
+func TestOutputSchemasNameTheEnvelopeOnce(t *testing.T) {
+	for name, s := range wireSchemas(t) {
+		if !strings.HasSuffix(name, " output") || name == "teardown_session output" {
+			continue
+		}
+		branches := asSlice(s["anyOf"])
+		if len(branches) != 2 {
+			t.Errorf("%s: %d anyOf branches, want 2", name, len(branches))
+			continue
+		}
+		if b, _ := json.Marshal(branches[1]); string(b) != `{"required":["error"]}` {
+			t.Errorf("%s: error branch %s, want {\"required\":[\"error\"]}", name, b)
+		}
+	}
+	if !strings.Contains(instructions(TierMutating, nil), `{"error":{code,message,effects,retryable}}`) {
+		t.Error("the instructions do not state the error envelope")
 	}
 }

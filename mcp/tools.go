@@ -68,7 +68,7 @@ func sessionTools() []*toolDef {
 			Backend.SelectWindow, needsTarget("window_id", "window_index", "direction")),
 		addTool("teardown_session", TierMutating, annSeed,
 			"Destroy an exact generation-bound session created by this application. Borrowed sessions are refused.",
-			Backend.TeardownSession),
+			Backend.TeardownSession, fullOutput()),
 	}
 }
 
