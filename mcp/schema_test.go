@@ -43,7 +43,8 @@ func asMap(t *testing.T, v any) map[string]any {
 // every tool: "type" is never an array (no ["null", T]), an object that
 // lists properties forbids others in input schemas (and in the output
 // schema a seed fixes) and leaves them open in other output schemas, and
-// an object without properties (a map) says explicitly what its values are.
+// an object without properties (a map) says explicitly what its values are
+// (but for an output schema that points to another tool's).
 func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 	schemas := wireSchemas(t)
 	if len(schemas) != 2*57 {
@@ -74,7 +75,7 @@ func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 						t.Errorf("%s %s: object with properties has additionalProperties %v, want false", name, path, ap)
 					case hasProps && !closed && hasAP:
 						t.Errorf("%s %s: output object with properties has additionalProperties %v, want it open", name, path, ap)
-					case !hasProps && !hasAP && node["anyOf"] == nil:
+					case !hasProps && !hasAP && node["anyOf"] == nil && (closed || path != ""):
 						t.Errorf("%s %s: object without properties does not declare additionalProperties", name, path)
 					}
 				}
@@ -296,24 +297,47 @@ func TestCreateSessionMatchesSeed(t *testing.T) {
 	}
 }
 
-// TestOutputSchemasNameTheEnvelopeOnce checks that every output schema but
-// the seed's tells the error envelope apart by one keyword, not a copy of
-// its shape (which the server's instructions state once).
-func TestOutputSchemasNameTheEnvelopeOnce(t *testing.T) {
+// TestOutputSchemasStateTheEnvelopeOnce checks that no output schema but
+// the seeds' carries the error envelope's shape, or an error branch: the
+// server's instructions state it once, and every output schema admits it
+// as it is (TestEveryToolAnswersWithinItsOutputSchema validates that).
+func TestOutputSchemasStateTheEnvelopeOnce(t *testing.T) {
 	for name, s := range wireSchemas(t) {
-		if !strings.HasSuffix(name, " output") || name == "teardown_session output" {
+		if !strings.HasSuffix(name, " output") || name == "teardown_session output" || name == "create_session output" {
 			continue
 		}
-		branches := asSlice(s["anyOf"])
-		if len(branches) != 2 {
-			t.Errorf("%s: %d anyOf branches, want 2", name, len(branches))
-			continue
+		b, _ := json.Marshal(s)
+		if strings.Contains(string(b), `"retryable"`) || s["anyOf"] != nil || s["required"] != nil {
+			t.Errorf("%s: %s, want the result's members only", name, b)
 		}
-		if b, _ := json.Marshal(branches[1]); string(b) != `{"required":["error"]}` {
-			t.Errorf("%s: error branch %s, want {\"required\":[\"error\"]}", name, b)
-		}
+	}
+	create := wireSchemas(t)["create_session output"]
+	if b, _ := json.Marshal(asSlice(create["anyOf"])[1]); string(b) != `{"required":["error"]}` {
+		t.Errorf("create_session: error branch %s, want {\"required\":[\"error\"]}", b)
 	}
 	if !strings.Contains(instructions(TierMutating, nil), `{"error":{code,message,effects,retryable}}`) {
 		t.Error("the instructions do not state the error envelope")
+	}
+}
+
+// TestBriefOutputNeedsItsReference checks that a tool whose result another
+// tool describes points there only when that tool is listed too, and
+// describes its result itself otherwise (a --tool selection without it).
+func TestBriefOutputNeedsItsReference(t *testing.T) {
+	for _, tc := range []struct {
+		tools []string
+		brief bool
+	}{{nil, true}, {[]string{"split_window", "list_panes"}, true}, {[]string{"split_window"}, false}} {
+		cs := connect(t, newFake(), &Options{Tools: tc.tools}, "")
+		var out map[string]any
+		for _, tl := range listTools(t, cs) {
+			if tl.Name == "split_window" {
+				out = asMap(t, tl.OutputSchema)
+			}
+		}
+		_, hasPane := props(out)["pane_id"]
+		if desc, _ := out["description"].(string); tc.brief != (desc == "Same fields as a row of list_panes.") || tc.brief == hasPane {
+			t.Errorf("tools %v: split_window output %v, want brief %v", tc.tools, out, tc.brief)
+		}
 	}
 }

@@ -397,23 +397,35 @@ func TestProtocolVersions(t *testing.T) {
 	}
 }
 
+// maxToolsListBytes bounds tools/list at the default tier: clients put it
+// in every conversation, and compile its output schemas before the first
+// call.
+const maxToolsListBytes = 50_000
+
+// TestToolsListSize keeps tools/list at the default (mutating) tier within
+// maxToolsListBytes, and logs its size per tier.
 func TestToolsListSize(t *testing.T) {
-	cs := connect(t, newFake(), &Options{Safety: "destructive"}, "")
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, tier := range []string{"readonly", "mutating", "destructive"} {
+		cs := connect(t, newFake(), &Options{Safety: tier}, "")
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in, out int
+		for _, tl := range res.Tools {
+			i, _ := json.Marshal(tl.InputSchema)
+			o, _ := json.Marshal(tl.OutputSchema)
+			in, out = in+len(i), out+len(o)
+		}
+		t.Logf("tools/list at %s: %d tools, %d bytes (input schemas %d, output schemas %d)", tier, len(res.Tools), len(b), in, out)
+		if tier == "mutating" && len(b) > maxToolsListBytes {
+			t.Errorf("tools/list at the default tier is %d bytes, over %d", len(b), maxToolsListBytes)
+		}
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in, out int
-	for _, tl := range res.Tools {
-		i, _ := json.Marshal(tl.InputSchema)
-		o, _ := json.Marshal(tl.OutputSchema)
-		in, out = in+len(i), out+len(o)
-	}
-	t.Logf("tools/list: %d tools, %d bytes (input schemas %d, output schemas %d)", len(res.Tools), len(b), in, out)
 }
 
 // TestEveryToolAnswersWithinItsOutputSchema calls each tool with minimal
