@@ -42,11 +42,7 @@ func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneI
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	rows := make([]PaneInfo, len(panes))
-	for i, p := range panes {
-		rows[i] = b.paneInfoOf(srv, p)
-	}
-	return List[PaneInfo]{Result: rows}, nil
+	return paged(panes, in.Paging, func(p session.Pane) PaneInfo { return b.paneInfoOf(srv, p) }), nil
 }
 
 // paneFilterFields are a PaneInfo's fields, plus the tmux fields of the

@@ -199,9 +199,9 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 		switch {
 		case like == nil || like.resultAs != "" || d.outputForm != outputLean:
 		case like.out == d.out:
-			desc = "Same fields as " + like.name + "'s result."
+			desc = "As " + like.name + "'s result."
 		case listItem(like.out) == d.out:
-			desc = "Same fields as a row of " + like.name + "."
+			desc = "As a row of " + like.name + "."
 		}
 		if desc == "" {
 			panic(fmt.Sprintf("mcp: tool %s: resultAs %s: no tool whose output schema describes the result in full", d.name, d.resultAs))

@@ -41,6 +41,11 @@ type (
 		SessionName string `json:"session_name,omitempty" mcp:"len=64;line"`
 		SessionID   string `json:"session_id,omitempty" mcp:"len=64;line;pattern=^[$][0-9]+$"`
 	}
+	// Paging selects one page of a listing (see List).
+	Paging struct {
+		Limit  int `json:"limit,omitempty" jsonschema:"Rows per page; 0 for all." mcp:"min=0;max=100000;default=100"`
+		Offset int `json:"offset,omitempty" jsonschema:"Rows to skip." mcp:"min=0;max=100000000;default=0"`
+	}
 	// OptionScope selects an option or hook table.
 	OptionScope struct {
 		Scope  string `json:"scope,omitempty" jsonschema:"Option scope." mcp:"enum=server|session|window|pane"`
@@ -58,6 +63,7 @@ type (
 	// ListSessionsIn is the input of list_sessions.
 	ListSessionsIn struct {
 		Filters StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"session_name__contains\": \"dev\"}."`
+		Paging
 		Socket
 	}
 	// GetServerInfoIn is the input of get_server_info.
@@ -97,6 +103,7 @@ type (
 	ListWindowsIn struct {
 		SessionTarget
 		Filters StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"window_name__contains\": \"dev\"}."`
+		Paging
 		Socket
 	}
 	// GetSessionInfoIn is the input of get_session_info.
@@ -149,6 +156,7 @@ type (
 		WindowID    string    `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		WindowIndex string    `json:"window_index,omitempty" mcp:"len=16;line;pattern=^[0-9]+$"`
 		Filters     StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"pane_current_command__contains\": \"vim\"}."`
+		Paging
 		Socket
 	}
 	// GetWindowInfoIn is the input of get_window_info.
@@ -181,7 +189,7 @@ type (
 	}
 	// SelectLayoutIn is the input of select_layout.
 	SelectLayoutIn struct {
-		Layout string `json:"layout" jsonschema:"even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a layout string as window_layout prints it." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
+		Layout string `json:"layout" jsonschema:"even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a window_layout string." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
 		WindowTarget
 		Socket
 	}

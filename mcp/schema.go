@@ -123,17 +123,17 @@ func listItem(t reflect.Type) reflect.Type {
 
 // advertisedInput is the input schema tools/list sends for the enforced
 // schema s: the same, less the size limits (maxLength, maxItems,
-// maxProperties). They are still enforced, and a call over one is answered
-// invalid_arguments naming the argument, but an agent forms no call by
-// them, and they were a tenth of tools/list. With full set, s is sent as
-// it is, as a seed document fixes it.
+// maxProperties, maximum). They are still enforced, and a call over one is
+// answered invalid_arguments naming the argument, but an agent forms no
+// call by them, and they were a tenth of tools/list. With full set, s is
+// sent as it is, as a seed document fixes it.
 func advertisedInput(s *jsonschema.Schema, full bool) *jsonschema.Schema {
 	if full {
 		return s
 	}
 	a := s.CloneSchemas()
 	walkSchemas(a, func(s *jsonschema.Schema) {
-		s.MaxLength, s.MaxItems, s.MaxProperties = nil, nil, nil
+		s.MaxLength, s.MaxItems, s.MaxProperties, s.Maximum = nil, nil, nil, nil
 	})
 	return a
 }

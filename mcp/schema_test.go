@@ -336,7 +336,7 @@ func TestBriefOutputNeedsItsReference(t *testing.T) {
 			}
 		}
 		_, hasPane := props(out)["pane_id"]
-		if desc, _ := out["description"].(string); tc.brief != (desc == "Same fields as a row of list_panes.") || tc.brief == hasPane {
+		if desc, _ := out["description"].(string); tc.brief != (desc == "As a row of list_panes.") || tc.brief == hasPane {
 			t.Errorf("tools %v: split_window output %v, want brief %v", tc.tools, out, tc.brief)
 		}
 	}

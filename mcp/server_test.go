@@ -351,7 +351,7 @@ func TestBackendErrorsUseTheEnvelope(t *testing.T) {
 func TestSuccessResult(t *testing.T) {
 	f := newFake()
 	f.results["capture_pane"] = Message{Result: "line 1\nline 2"}
-	f.results["list_sessions"] = List[SessionInfo]{Result: []SessionInfo{{SessionID: "$1", WindowCount: 1}}}
+	f.results["list_sessions"] = List[SessionInfo]{Result: []SessionInfo{{SessionID: "$1", WindowCount: 1}}, Total: 1}
 	cs := connect(t, f, nil, "")
 
 	res := call(t, cs, "capture_pane", map[string]any{"pane_id": "%1"})
@@ -359,12 +359,12 @@ func TestSuccessResult(t *testing.T) {
 		t.Errorf("capture_pane text %q, want the capture itself", textOf(res))
 	}
 	res = call(t, cs, "list_sessions", map[string]any{})
-	if got, want := textOf(res), `{"result":[{"session_id":"$1","window_count":1}]}`; got != want {
+	if got, want := textOf(res), `{"result":[{"session_id":"$1","window_count":1}],"total":1}`; got != want {
 		t.Errorf("list_sessions text %s, want %s", got, want)
 	}
 	// nil lists are sent as [], as the output schema says.
 	res = call(t, cs, "list_panes", map[string]any{})
-	if got := textOf(res); got != `{"result":[]}` {
+	if got := textOf(res); got != `{"result":[],"total":0}` {
 		t.Errorf("empty list_panes: got %s", got)
 	}
 }

@@ -17,7 +17,7 @@ func serverTools() []*toolDef {
 			Backend.ListSessions),
 		addTool("get_server_info", TierReadonly, annReadOnly,
 			"Report whether the tmux server runs, its socket, version and session count.",
-			Backend.GetServerInfo),
+			Backend.GetServerInfo, resultAs("list_servers")),
 		addTool("create_session", TierMutating, annSeed,
 			"Create a tmux session with one window and one pane. Returns its ids and the generation teardown_session needs.",
 			Backend.CreateSession, requiredMembers()),

@@ -279,9 +279,12 @@ type Message struct {
 func (m Message) toolText() string { return m.Result }
 
 // List is the result of tools that answer with a list (libtmux-mcp wraps
-// lists as {"result": [...]}).
+// lists as {"result": [...]}): one page of it, with the number of rows in
+// all pages and, when there are more, the offset of the next page.
 type List[T any] struct {
-	Result []T `json:"result"`
+	Result     []T  `json:"result"`
+	Total      int  `json:"total" jsonschema:"Rows in all pages."`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"Offset of the next page, if any."`
 }
 
 // Argument and value types with a schema of their own (see typeSchemas).
