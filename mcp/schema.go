@@ -85,6 +85,7 @@ func outputSchema(t reflect.Type, form outputForm) (*jsonschema.Schema, error) {
 	if form == outputFull {
 		return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, envelopeSchema()}}, nil
 	}
+	success = success.CloneSchemas() // typeSchemas' entries may be shared
 	walkSchemas(success, func(s *jsonschema.Schema) {
 		if s.Type == "object" && s.Properties != nil && s.AdditionalProperties != nil && isFalseSchema(s.AdditionalProperties) {
 			s.AdditionalProperties = nil
@@ -125,7 +126,7 @@ func listItem(t reflect.Type) reflect.Type {
 // schema s: the same, less the size limits (maxLength, maxItems,
 // maxProperties, maximum). They are still enforced, and a call over one is
 // answered invalid_arguments naming the argument, but an agent forms no
-// call by them, and they were a tenth of tools/list. With full set, s is
+// call by them (and they were 4 KB of tools/list). With full set, s is
 // sent as it is, as a seed document fixes it.
 func advertisedInput(s *jsonschema.Schema, full bool) *jsonschema.Schema {
 	if full {
