@@ -211,6 +211,7 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 	return defs
 })
 
+// lookupIn returns the declaration in defs named name, or nil.
 func lookupIn(defs []*toolDef, name string) *toolDef {
 	for _, d := range defs {
 		if d.name == name {
