@@ -16,8 +16,7 @@ import (
 // all fields of limit of them. Both are read fresh; a pane that went away
 // in between is left out of the page.
 func (s *Server) PanesPage(ctx context.Context, scope PaneScope, offset, limit int) ([]Pane, int, error) {
-	args := scope.args()
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", "#{pane_id}")...))
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(scope.args(), "-F", "#{pane_id}")...))
 	if err != nil {
 		if noServer(err) && scope == (PaneScope{}) {
 			return nil, 0, nil
@@ -31,27 +30,29 @@ func (s *Server) PanesPage(ctx context.Context, scope PaneScope, offset, limit i
 	if start == end {
 		return nil, total, nil
 	}
-	list := append(args, "-F", s.fmts.panes.format)
 	if end-start < total {
 		// Pane ids are % and digits: nothing fnmatch or a format reads
 		// specially, so the page's ids, each between bars, are a pattern
-		// list as they are.
-		list = append(list, "-f", "#{m:*|#{pane_id}|*,|"+strings.Join(ids[start:end], "|")+"|}")
+		// list as they are. They passed scope.Filter already.
+		scope.Filter = "#{m:*|#{pane_id}|*,|" + strings.Join(ids[start:end], "|") + "|}"
 	}
-	if rs, err = s.exec(ctx, controlmode.NewCommand("list-panes", list...)); err != nil {
-		return nil, 0, err
-	}
-	ps, _ := s.fmts.panes.parse(rs[0].Lines)
-	return ps, total, nil
+	ps, err := s.Panes(ctx, scope)
+	return ps, total, err
 }
 
-// args are the list-panes arguments that select the scope.
+// args are the list-panes arguments that select the panes in scope.
 func (p PaneScope) args() []string {
+	var args []string
 	switch {
 	case p.Window != "":
-		return []string{"-t", p.Window}
+		args = []string{"-t", p.Window}
 	case p.Session != "":
-		return []string{"-s", "-t", p.Session}
+		args = []string{"-s", "-t", p.Session}
+	default:
+		args = []string{"-a"}
 	}
-	return []string{"-a"}
+	if p.Filter != "" {
+		args = append(args, "-f", p.Filter)
+	}
+	return args
 }

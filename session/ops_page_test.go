@@ -7,8 +7,8 @@ import (
 )
 
 // TestPanesPage checks that every page PanesPage reads is the same slice of
-// what Panes reads, for the whole server and for one session, with the
-// number of panes in scope; ids such as %1 and %10 are told apart.
+// what Panes reads, for the whole server, one session and a filter, with
+// the number of panes in scope; ids such as %1 and %10 are told apart.
 func TestPanesPage(t *testing.T) {
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
@@ -19,10 +19,13 @@ func TestPanesPage(t *testing.T) {
 	fx.NewSession(t, "b", "cat")
 	fx.Tmux(t, "split-window", "-d", "-t", "b", "cat")
 
-	for _, scope := range []PaneScope{{}, {Session: a}} {
+	for _, scope := range []PaneScope{{}, {Session: a}, {Filter: "#{==:#{session_name},b}"}} {
 		all, err := s.Panes(ctx, scope)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if want := map[string]int{"": 14, a: 12}[scope.Session]; scope.Filter != "" && len(all) != 2 || scope.Filter == "" && len(all) != want {
+			t.Fatalf("Panes(%+v): %d panes", scope, len(all))
 		}
 		for _, tc := range [][2]int{{0, 1}, {1, 1}, {0, 5}, {5, 5}, {10, 5}, {0, 100}, {13, 1}, {14, 3}, {99, 2}} {
 			t.Run(fmt.Sprintf("%+v/offset=%d,limit=%d", scope, tc[0], tc[1]), func(t *testing.T) {
