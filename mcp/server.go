@@ -428,5 +428,6 @@ Run a command and get its exit status with run_command; wait for output with wai
 Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
 A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
 socket_name picks a tmux server other than the configured one (LIBTMUX_SOCKET).
+Listings answer in pages (limit, default 100; offset): total counts every row, next_offset is where the next page starts.
 ` + scope
 }
