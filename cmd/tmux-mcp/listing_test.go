@@ -91,8 +91,9 @@ func startInitialized(tb testing.TB, fx *fixtures.Server) *rawServer {
 
 // TestListPanesOnAThousandPanes lists a server of 1,000 panes as an agent
 // would: the default answer is a page of 100 rows under 100 KB, with the
-// total and the offset of the next page, and limit 0 still returns all
-// of them within the response cap.
+// total and the offset of the next page; following next_offset visits
+// every pane once, in order; and limit 0 still returns all of them within
+// the response cap.
 func TestListPanesOnAThousandPanes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds a server of 1,000 panes")
@@ -111,18 +112,39 @@ func TestListPanesOnAThousandPanes(t *testing.T) {
 	}
 	t.Logf("list_panes, default page of 100 of %d panes: %d bytes", bigTotal, len(line))
 
-	last, page := listPanesCall(t, r, 2, `{"offset":900}`)
-	if len(page.Result) != 100 || page.Total != bigTotal || page.NextOffset != nil {
-		t.Errorf("last page: %d rows, total %d, next_offset %v; want 100, %d, none",
-			len(page.Result), page.Total, page.NextOffset, bigTotal)
-	}
-	_ = last
-
-	all, page := listPanesCall(t, r, 3, `{"limit":0}`)
-	if len(page.Result) != bigTotal || page.NextOffset != nil {
-		t.Errorf("limit 0: %d rows, next_offset %v; want %d, none", len(page.Result), page.NextOffset, bigTotal)
+	all, whole := listPanesCall(t, r, 2, `{"limit":0}`)
+	if len(whole.Result) != bigTotal || whole.NextOffset != nil {
+		t.Fatalf("limit 0: %d rows, next_offset %v; want %d, none", len(whole.Result), whole.NextOffset, bigTotal)
 	}
 	t.Logf("list_panes, limit 0 (all %d panes): %d bytes", bigTotal, len(all))
+
+	// Following next_offset from the first page visits every pane once,
+	// in the order of the whole list.
+	var seen []string
+	for id, next := 3, page.NextOffset; ; id++ {
+		for _, p := range page.Result {
+			seen = append(seen, p.PaneID)
+		}
+		if next == nil {
+			break
+		}
+		if id > 3+bigTotal/100 {
+			t.Fatalf("still paging after %d pages", id-2)
+		}
+		_, page = listPanesCall(t, r, id, fmt.Sprintf(`{"offset":%d}`, *next))
+		if page.Total != bigTotal || len(page.Result) != 100 {
+			t.Fatalf("offset %d: %d rows, total %d; want 100, %d", *next, len(page.Result), page.Total, bigTotal)
+		}
+		next = page.NextOffset
+	}
+	for i, p := range whole.Result {
+		if i >= len(seen) || seen[i] != p.PaneID {
+			t.Fatalf("pages joined differ from limit 0 at row %d (%d rows seen)", i, len(seen))
+		}
+	}
+	if len(seen) != bigTotal {
+		t.Errorf("pages joined: %d rows, want %d", len(seen), bigTotal)
+	}
 }
 
 // BenchmarkListPanes_1000 measures list_panes over stdio on a server of
