@@ -22,11 +22,7 @@ import (
 // and at extra_socket_paths. It starts, attaches to and kills nothing.
 func (b *TmuxBackend) ListServers(ctx context.Context, in ListServersIn) (List[ServerInfo], error) {
 	dir := filepath.Dir(session.Socket{Name: "default"}.File())
-	var out List[ServerInfo]
-	for _, st := range b.m.ProbeServers(ctx, dir, in.ExtraSocketPaths) {
-		out.Result = append(out.Result, serverInfoFrom(st))
-	}
-	return out, nil
+	return paged(b.m.ProbeServers(ctx, dir, in.ExtraSocketPaths), Paging{}, serverInfoFrom), nil
 }
 
 // ListSessions lists the sessions from the model: no tmux call while
@@ -40,8 +36,10 @@ func (b *TmuxBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List
 	for i, s := range sessions {
 		rows[i] = sessionInfoFrom(s)
 	}
-	rows, err = filterList(rows, in.Filters, sessionFilterFields)
-	return List[SessionInfo]{Result: rows}, err
+	if rows, err = filterList(rows, in.Filters, sessionFilterFields); err != nil {
+		return List[SessionInfo]{}, err
+	}
+	return paged(rows, in.Paging, same), nil
 }
 
 // GetServerInfo reports on the server without starting it.

@@ -28,8 +28,10 @@ func (b *TmuxBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[W
 	for i, w := range ws {
 		rows[i] = windowInfoFrom(w)
 	}
-	rows, err = filterList(rows, in.Filters, windowFilterFields)
-	return List[WindowInfo]{Result: rows}, err
+	if rows, err = filterList(rows, in.Filters, windowFilterFields); err != nil {
+		return List[WindowInfo]{}, err
+	}
+	return paged(rows, in.Paging, same), nil
 }
 
 // windowFilterFields are a WindowInfo's fields, plus tmux's name for the

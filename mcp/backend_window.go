@@ -16,37 +16,56 @@ func windowRef(t WindowTarget) session.WindowRef {
 }
 
 // ListPanes lists the panes of a window, else of a session, else of the
-// whole server.
+// whole server, a page at a time. Without filters, a session's or the
+// server's page is read as such (session.Server.PanesPage): tmux formats
+// the rows of the page only.
 func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
 	srv := b.server(in.Socket)
-	var panes []session.Pane
-	var err error
+	info := func(p session.Pane) PaneInfo { return b.paneInfoOf(srv, p) }
+	var scope session.PaneScope
 	switch {
 	case in.WindowID != "" || in.WindowIndex != "":
-		panes, err = srv.WindowPanes(ctx, session.WindowRef{
+		panes, err := srv.WindowPanes(ctx, session.WindowRef{
 			WindowID: in.WindowID, WindowIndex: in.WindowIndex, SessionID: in.SessionID, SessionName: in.SessionName}, true)
-	case in.SessionID != "" || in.SessionName != "":
-		var s session.Session
-		if s, err = srv.LookupSession(ctx, in.SessionID, in.SessionName); err == nil {
-			panes, err = srv.Panes(ctx, session.PaneScope{Session: s.ID})
+		if err != nil {
+			return List[PaneInfo]{}, err
 		}
-	default:
-		panes, err = srv.Panes(ctx, session.PaneScope{})
+		return b.filteredPanes(srv, panes, in)
+	case in.SessionID != "" || in.SessionName != "":
+		s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
+		if err != nil {
+			return List[PaneInfo]{}, err
+		}
+		scope.Session = s.ID
 	}
+	if len(in.Filters) == 0 && in.Limit > 0 {
+		panes, total, err := srv.PanesPage(ctx, scope, in.Offset, in.Limit)
+		if err != nil {
+			return List[PaneInfo]{}, err
+		}
+		out := paged(panes, Paging{}, info)
+		out.Total = total
+		if next := min(in.Offset, total) + in.Limit; next < total {
+			out.NextOffset = &next
+		}
+		return out, nil
+	}
+	panes, err := srv.Panes(ctx, scope)
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	panes, err = filterList(panes, in.Filters, func(p session.Pane) filterFields {
+	return b.filteredPanes(srv, panes, in)
+}
+
+// filteredPanes is the page of panes that in's filters and paging select.
+func (b *TmuxBackend) filteredPanes(srv *session.Server, panes []session.Pane, in ListPanesIn) (List[PaneInfo], error) {
+	panes, err := filterList(panes, in.Filters, func(p session.Pane) filterFields {
 		return b.paneFilterFields(srv, p)
 	})
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	rows := make([]PaneInfo, len(panes))
-	for i, p := range panes {
-		rows[i] = b.paneInfoOf(srv, p)
-	}
-	return List[PaneInfo]{Result: rows}, nil
+	return paged(panes, in.Paging, func(p session.Pane) PaneInfo { return b.paneInfoOf(srv, p) }), nil
 }
 
 // paneFilterFields are a PaneInfo's fields, plus the tmux fields of the

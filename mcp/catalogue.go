@@ -92,13 +92,20 @@ type toolDef struct {
 	needsTarget []string // at least one must be given, else target_required
 	batch       bool     // a call_*_tools_batch wrapper
 
+	// What tools/list sends (see advertisedInput, outputSchema, briefOutput).
+	fullInput  bool       // input schema with its size limits (a seed's)
+	outputForm outputForm // how much of the result the output schema spells out
+	resultAs   string     // the tool whose output schema describes this one's result
+
 	in, out reflect.Type
 	// run decodes the input with decode and calls the backend method.
 	run func(ctx context.Context, b Backend, decode func(dst any) *ToolError) (any, error)
 
 	// Built once by catalogue().
 	spec   *inputSpec
+	input  *jsonschema.Schema // as advertised (advertisedInput)
 	output *jsonschema.Schema
+	brief  *jsonschema.Schema // output when resultAs is enabled; else nil
 }
 
 type toolOption func(*toolDef)
@@ -108,6 +115,23 @@ func selfBounded() toolOption { return func(d *toolDef) { d.selfBounded = true }
 
 // alwaysLoad marks a discovery tool clients should keep loaded.
 func alwaysLoad() toolOption { return func(d *toolDef) { d.alwaysLoad = true } }
+
+// seedSchemas advertises the tool's schemas as a seed document fixes them:
+// the input with its size limits, the result closed and the error envelope
+// member by member (teardown_session).
+func seedSchemas() toolOption {
+	return func(d *toolDef) { d.fullInput, d.outputForm = true, outputFull }
+}
+
+// requiredMembers lists the members always present in the output schema,
+// as a seed document does (create_session).
+func requiredMembers() toolOption { return func(d *toolDef) { d.outputForm = outputRequired } }
+
+// resultAs says that the output schema of tool describes this tool's
+// result: it returns the same type, or a list of it. When tool is
+// enabled too, this tool's output schema lists no members and
+// says where it is described instead (see briefOutput).
+func resultAs(tool string) toolOption { return func(d *toolDef) { d.resultAs = tool } }
 
 // needsTarget makes a call that names none of the arguments fail with
 // target_required before anything reaches tmux (CONTRACT §6).
@@ -156,7 +180,8 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 		if d.spec, err = newInputSpec(d.in); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))
 		}
-		if d.output, err = outputSchema(d.out); err != nil {
+		d.input = advertisedInput(d.spec.schema, d.fullInput)
+		if d.output, err = outputSchema(d.out, d.outputForm); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: output schema: %v", d.name, err))
 		}
 		for _, a := range d.needsTarget {
@@ -165,8 +190,36 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 			}
 		}
 	}
+	for _, d := range defs {
+		if d.resultAs == "" {
+			continue
+		}
+		like := lookupIn(defs, d.resultAs)
+		var desc string
+		switch {
+		case like == nil || like.resultAs != "" || d.outputForm != outputLean:
+		case like.out == d.out:
+			desc = "As " + like.name + "'s result."
+		case listItem(like.out) == d.out:
+			desc = "As a row of " + like.name + "."
+		}
+		if desc == "" {
+			panic(fmt.Sprintf("mcp: tool %s: resultAs %s: no tool whose output schema describes the result in full", d.name, d.resultAs))
+		}
+		d.brief = briefOutput(desc)
+	}
 	return defs
 })
+
+// lookupIn returns the declaration in defs named name, or nil.
+func lookupIn(defs []*toolDef, name string) *toolDef {
+	for _, d := range defs {
+		if d.name == name {
+			return d
+		}
+	}
+	return nil
+}
 
 // lookupTool returns the declaration named name, or nil.
 func lookupTool(name string) *toolDef {

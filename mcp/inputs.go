@@ -11,7 +11,7 @@ package mcp
 //	line       no CR or LF (enforced, not advertised)
 //	min=X max=X xmin=X   numeric bounds (xmin: exclusive minimum)
 //	enum=a|b   allowed values
-//	default=J  schema default, a JSON literal; also appended to the description
+//	default=J  schema default, a JSON literal
 //	items=N minitems=N   list length bounds
 //	pattern=RE regular expression; must come last
 
@@ -19,27 +19,32 @@ package mcp
 type (
 	// Socket selects the tmux server by socket name.
 	Socket struct {
-		SocketName string `json:"socket_name,omitempty" jsonschema:"tmux socket name; default LIBTMUX_SOCKET." mcp:"len=128;line"`
+		SocketName string `json:"socket_name,omitempty" mcp:"len=128;line"`
 	}
 	// PaneTarget names a pane: pane_id, else the first pane of the window or
 	// session named.
 	PaneTarget struct {
-		PaneID      string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
-		SessionName string `json:"session_name,omitempty" jsonschema:"Session name." mcp:"len=64;line"`
-		SessionID   string `json:"session_id,omitempty" jsonschema:"Session id, e.g. $1." mcp:"len=64;line;pattern=^[$][0-9]+$"`
-		WindowID    string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		PaneID      string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
+		SessionName string `json:"session_name,omitempty" mcp:"len=64;line"`
+		SessionID   string `json:"session_id,omitempty" mcp:"len=64;line;pattern=^[$][0-9]+$"`
+		WindowID    string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 	}
 	// SessionTarget names a session.
 	SessionTarget struct {
-		SessionName string `json:"session_name,omitempty" jsonschema:"Session name." mcp:"len=64;line"`
-		SessionID   string `json:"session_id,omitempty" jsonschema:"Session id, e.g. $1." mcp:"len=64;line;pattern=^[$][0-9]+$"`
+		SessionName string `json:"session_name,omitempty" mcp:"len=64;line"`
+		SessionID   string `json:"session_id,omitempty" mcp:"len=64;line;pattern=^[$][0-9]+$"`
 	}
 	// WindowTarget names a window: window_id, else window_index in the session named.
 	WindowTarget struct {
-		WindowID    string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
-		WindowIndex string `json:"window_index,omitempty" jsonschema:"Window index in the session." mcp:"len=16;line;pattern=^[0-9]+$"`
-		SessionName string `json:"session_name,omitempty" jsonschema:"Session name." mcp:"len=64;line"`
-		SessionID   string `json:"session_id,omitempty" jsonschema:"Session id, e.g. $1." mcp:"len=64;line;pattern=^[$][0-9]+$"`
+		WindowID    string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowIndex string `json:"window_index,omitempty" mcp:"len=16;line;pattern=^[0-9]+$"`
+		SessionName string `json:"session_name,omitempty" mcp:"len=64;line"`
+		SessionID   string `json:"session_id,omitempty" mcp:"len=64;line;pattern=^[$][0-9]+$"`
+	}
+	// Paging selects one page of a listing (see List).
+	Paging struct {
+		Limit  int `json:"limit,omitempty" jsonschema:"Rows per page; 0 for all." mcp:"min=0;max=100000;default=100"`
+		Offset int `json:"offset,omitempty" jsonschema:"Rows to skip." mcp:"min=0;max=100000000;default=0"`
 	}
 	// OptionScope selects an option or hook table.
 	OptionScope struct {
@@ -58,6 +63,7 @@ type (
 	// ListSessionsIn is the input of list_sessions.
 	ListSessionsIn struct {
 		Filters StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"session_name__contains\": \"dev\"}."`
+		Paging
 		Socket
 	}
 	// GetServerInfoIn is the input of get_server_info.
@@ -97,6 +103,7 @@ type (
 	ListWindowsIn struct {
 		SessionTarget
 		Filters StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"window_name__contains\": \"dev\"}."`
+		Paging
 		Socket
 	}
 	// GetSessionInfoIn is the input of get_session_info.
@@ -128,8 +135,8 @@ type (
 	}
 	// SelectWindowIn is the input of select_window.
 	SelectWindowIn struct {
-		WindowID    string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
-		WindowIndex string `json:"window_index,omitempty" jsonschema:"Window index in the session." mcp:"len=16;line;pattern=^[0-9]+$"`
+		WindowID    string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowIndex string `json:"window_index,omitempty" mcp:"len=16;line;pattern=^[0-9]+$"`
 		Direction   string `json:"direction,omitempty" jsonschema:"Relative move instead of an id or index." mcp:"enum=next|previous|last"`
 		SessionTarget
 		Socket
@@ -146,9 +153,10 @@ type (
 	// ListPanesIn is the input of list_panes.
 	ListPanesIn struct {
 		SessionTarget
-		WindowID    string    `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
-		WindowIndex string    `json:"window_index,omitempty" jsonschema:"Window index in the session." mcp:"len=16;line;pattern=^[0-9]+$"`
+		WindowID    string    `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowIndex string    `json:"window_index,omitempty" mcp:"len=16;line;pattern=^[0-9]+$"`
 		Filters     StringMap `json:"filters,omitempty" jsonschema:"Field lookups such as {\"pane_current_command__contains\": \"vim\"}."`
+		Paging
 		Socket
 	}
 	// GetWindowInfoIn is the input of get_window_info.
@@ -176,12 +184,12 @@ type (
 	}
 	// KillWindowIn is the input of kill_window.
 	KillWindowIn struct {
-		WindowID string `json:"window_id" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowID string `json:"window_id" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Socket
 	}
 	// SelectLayoutIn is the input of select_layout.
 	SelectLayoutIn struct {
-		Layout string `json:"layout" jsonschema:"even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a layout string as window_layout prints it." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
+		Layout string `json:"layout" jsonschema:"even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a window_layout string." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
 		WindowTarget
 		Socket
 	}
@@ -224,10 +232,10 @@ type (
 	// SendKeysOperation is one input of send_keys_batch.
 	SendKeysOperation struct {
 		Keys            string `json:"keys" jsonschema:"Text or tmux key names." mcp:"len=1048576"`
-		PaneID          string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
-		SessionName     string `json:"session_name,omitempty" jsonschema:"Session name." mcp:"len=64;line"`
-		SessionID       string `json:"session_id,omitempty" jsonschema:"Session id, e.g. $1." mcp:"len=64;line;pattern=^[$][0-9]+$"`
-		WindowID        string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		PaneID          string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
+		SessionName     string `json:"session_name,omitempty" mcp:"len=64;line"`
+		SessionID       string `json:"session_id,omitempty" mcp:"len=64;line;pattern=^[$][0-9]+$"`
+		WindowID        string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Enter           bool   `json:"enter,omitempty" jsonschema:"Press Enter after the keys." mcp:"default=true"`
 		Literal         bool   `json:"literal,omitempty" jsonschema:"Send keys as text." mcp:"default=false"`
 		SuppressHistory bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space." mcp:"default=false"`
@@ -242,19 +250,19 @@ type (
 	// PasteTextIn is the input of paste_text.
 	PasteTextIn struct {
 		Text    string `json:"text" jsonschema:"Text to paste." mcp:"len=1048576"`
-		PaneID  string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID  string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Bracket bool   `json:"bracket,omitempty" jsonschema:"Use bracketed paste." mcp:"default=true"`
 		SessionTarget
-		WindowID string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowID string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Socket
 	}
 	// PipePaneIn is the input of pipe_pane.
 	PipePaneIn struct {
-		PaneID     string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID     string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		OutputPath string `json:"output_path,omitempty" jsonschema:"File to append the pane's output to; omit to stop piping." mcp:"len=4096;line"`
 		Append     bool   `json:"append,omitempty" jsonschema:"Append rather than truncate." mcp:"default=true"`
 		SessionTarget
-		WindowID string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowID string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Socket
 	}
 	// WaitForChannelIn is the input of wait_for_channel.
@@ -350,17 +358,17 @@ type (
 type (
 	// SelectPaneIn is the input of select_pane.
 	SelectPaneIn struct {
-		PaneID      string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID      string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Direction   string `json:"direction,omitempty" jsonschema:"Relative move instead of pane_id." mcp:"enum=up|down|left|right|last|next|previous"`
-		WindowID    string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
-		WindowIndex string `json:"window_index,omitempty" jsonschema:"Window index in the session." mcp:"len=16;line;pattern=^[0-9]+$"`
+		WindowID    string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowIndex string `json:"window_index,omitempty" mcp:"len=16;line;pattern=^[0-9]+$"`
 		SessionTarget
 		Socket
 	}
 	// SwapPaneIn is the input of swap_pane.
 	SwapPaneIn struct {
-		SourcePaneID string `json:"source_pane_id" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
-		TargetPaneID string `json:"target_pane_id" jsonschema:"Pane id, e.g. %2." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		SourcePaneID string `json:"source_pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
+		TargetPaneID string `json:"target_pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Socket
 	}
 	// ResizePaneIn is the input of resize_pane.
@@ -384,10 +392,10 @@ type (
 	}
 	// EnterCopyModeIn is the input of enter_copy_mode.
 	EnterCopyModeIn struct {
-		PaneID   string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID   string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		ScrollUp *int   `json:"scroll_up,omitempty" jsonschema:"Lines to scroll up." mcp:"min=0;max=10000000"`
 		SessionTarget
-		WindowID string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowID string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Socket
 	}
 	// ExitCopyModeIn is the input of exit_copy_mode.
@@ -397,7 +405,7 @@ type (
 	}
 	// RespawnPaneIn is the input of respawn_pane.
 	RespawnPaneIn struct {
-		PaneID         string    `json:"pane_id" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID         string    `json:"pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Kill           bool      `json:"kill,omitempty" jsonschema:"Kill a running process first (-k)." mcp:"default=true"`
 		Shell          string    `json:"shell,omitempty" jsonschema:"Command to run instead of the default shell." mcp:"len=65536"`
 		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Existing directory to start in." mcp:"len=4096;line"`
@@ -407,7 +415,7 @@ type (
 	}
 	// KillPaneIn is the input of kill_pane.
 	KillPaneIn struct {
-		PaneID string `json:"pane_id" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID string `json:"pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Socket
 	}
 )
@@ -448,10 +456,10 @@ type (
 	// PasteBufferIn is the input of paste_buffer.
 	PasteBufferIn struct {
 		BufferName string `json:"buffer_name" jsonschema:"Name from load_buffer." mcp:"len=256;line"`
-		PaneID     string `json:"pane_id,omitempty" jsonschema:"Pane id, e.g. %1." mcp:"len=64;line;pattern=^%[0-9]+$"`
+		PaneID     string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Bracket    bool   `json:"bracket,omitempty" jsonschema:"Use bracketed paste." mcp:"default=true"`
 		SessionTarget
-		WindowID string `json:"window_id,omitempty" jsonschema:"Window id, e.g. @1." mcp:"len=64;line;pattern=^@[0-9]+$"`
+		WindowID string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
 		Socket
 	}
 	// ShowBufferIn is the input of show_buffer.

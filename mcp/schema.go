@@ -51,14 +51,92 @@ func buildSchema(t reflect.Type) (*jsonschema.Schema, lineSet, error) {
 	return s, lines, nil
 }
 
-// outputSchema is the schema of a tool's structuredContent: its result type
-// or the error envelope, as the teardown_session seed advertises it.
-func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
+// outputForm is how much of a result type an output schema spells out.
+//
+// Every output schema must admit the error envelope, which every failed
+// call carries: clients such as the TypeScript SDK's validate
+// structuredContent against it even when isError is set. And tools/list
+// sends every tool's schemas in every conversation, so by default only
+// what a client needs is sent (outputLean).
+type outputForm int
+
+const (
+	// outputLean lists the result's members and their types, open (no
+	// additionalProperties: false, as libtmux-mcp's output schemas) and
+	// none required, so the envelope matches as it is; its shape is the
+	// same for every tool and stated once, in the server's instructions.
+	outputLean outputForm = iota
+	// outputRequired also lists the members always present, as seed 002
+	// does for create_session, and so admits the envelope by a second
+	// branch, {"required": ["error"]}.
+	outputRequired
+	// outputFull closes the result and spells the envelope out member by
+	// member, as the teardown_session seed fixes it.
+	outputFull
+)
+
+// outputSchema is the schema of a tool's structuredContent: a result of
+// type t, or the error envelope.
+func outputSchema(t reflect.Type, form outputForm) (*jsonschema.Schema, error) {
 	success, _, err := buildSchema(t)
 	if err != nil {
 		return nil, err
 	}
-	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, envelopeSchema()}}, nil
+	if form == outputFull {
+		return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, envelopeSchema()}}, nil
+	}
+	success = success.CloneSchemas() // typeSchemas' entries may be shared
+	walkSchemas(success, func(s *jsonschema.Schema) {
+		if s.Type == "object" && s.Properties != nil && s.AdditionalProperties != nil && isFalseSchema(s.AdditionalProperties) {
+			s.AdditionalProperties = nil
+		}
+		if form == outputLean {
+			s.Required = nil
+		}
+	})
+	if form == outputLean {
+		return success, nil
+	}
+	success.Type = "" // the outer schema says object
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{success, {Required: []string{"error"}}}}, nil
+}
+
+// briefOutput is the lean output schema of a tool whose result another
+// tool's output schema describes (desc says which): any object, instead
+// of a copy of the same members.
+func briefOutput(desc string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Description: desc}
+}
+
+// listItem returns the element type of t's "result" list, or nil when t
+// has none.
+func listItem(t reflect.Type) reflect.Type {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name == "result" && f.Type.Kind() == reflect.Slice {
+			return f.Type.Elem()
+		}
+	}
+	return nil
+}
+
+// advertisedInput is the input schema tools/list sends for the enforced
+// schema s: the same, less the size limits (maxLength, maxItems,
+// maxProperties, maximum). They are still enforced, and a call over one is
+// answered invalid_arguments naming the argument, but an agent forms no
+// call by them (and they were 4 KB of tools/list). With full set, s is
+// sent as it is, as a seed document fixes it.
+func advertisedInput(s *jsonschema.Schema, full bool) *jsonschema.Schema {
+	if full {
+		return s
+	}
+	a := s.CloneSchemas()
+	walkSchemas(a, func(s *jsonschema.Schema) {
+		s.MaxLength, s.MaxItems, s.MaxProperties, s.Maximum = nil, nil, nil, nil
+	})
+	return a
 }
 
 func envelopeSchema() *jsonschema.Schema {
@@ -188,7 +266,6 @@ func applyTag(prop *jsonschema.Schema, tag string, lines lineSet) error {
 				return fmt.Errorf("default %q is not JSON", val)
 			}
 			prop.Default = json.RawMessage(val)
-			prop.Description = strings.TrimSpace(prop.Description + " Default: " + val + ".")
 		default:
 			return fmt.Errorf("unknown mcp tag option %q", key)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,8 +41,10 @@ func asMap(t *testing.T, v any) map[string]any {
 
 // TestSchemasHaveNoTypeArraysAndCloseObjects walks every schema node of
 // every tool: "type" is never an array (no ["null", T]), an object that
-// lists properties forbids others, and an object without properties (a map)
-// says explicitly what its values are.
+// lists properties forbids others in input schemas (and in the output
+// schema a seed fixes) and leaves them open in other output schemas, and
+// an object without properties (a map) says explicitly what its values are
+// (but for an output schema that points to another tool's).
 func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 	schemas := wireSchemas(t)
 	if len(schemas) != 2*58 {
@@ -51,6 +54,7 @@ func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 		if s["type"] != "object" {
 			t.Errorf("%s: top-level type %v, want object", name, s["type"])
 		}
+		closed := strings.HasSuffix(name, " input") || name == "teardown_session output"
 		var walk func(path string, node any)
 		walk = func(path string, node any) {
 			switch node := node.(type) {
@@ -67,9 +71,11 @@ func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 				if node["type"] == "object" {
 					ap, hasAP := node["additionalProperties"]
 					switch _, hasProps := node["properties"]; {
-					case hasProps && ap != false:
+					case hasProps && closed && ap != false:
 						t.Errorf("%s %s: object with properties has additionalProperties %v, want false", name, path, ap)
-					case !hasProps && !hasAP && node["anyOf"] == nil:
+					case hasProps && !closed && hasAP:
+						t.Errorf("%s %s: output object with properties has additionalProperties %v, want it open", name, path, ap)
+					case !hasProps && !hasAP && node["anyOf"] == nil && (closed || path != ""):
 						t.Errorf("%s %s: object without properties does not declare additionalProperties", name, path)
 					}
 				}
@@ -287,6 +293,51 @@ func TestCreateSessionMatchesSeed(t *testing.T) {
 	for name, wp := range props(want.OutputSchema) {
 		if got, want := plainTypes(props(success)[name].(map[string]any)), plainTypes(wp.(map[string]any)); !slices.Equal(got, want) {
 			t.Errorf("result %s: types %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestOutputSchemasStateTheEnvelopeOnce checks that no output schema but
+// the seeds' carries the error envelope's shape, or an error branch: the
+// server's instructions state it once, and every output schema admits it
+// as it is (TestEveryToolAnswersWithinItsOutputSchema validates that).
+func TestOutputSchemasStateTheEnvelopeOnce(t *testing.T) {
+	for name, s := range wireSchemas(t) {
+		if !strings.HasSuffix(name, " output") || name == "teardown_session output" || name == "create_session output" {
+			continue
+		}
+		b, _ := json.Marshal(s)
+		if strings.Contains(string(b), `"retryable"`) || s["anyOf"] != nil || s["required"] != nil {
+			t.Errorf("%s: %s, want the result's members only", name, b)
+		}
+	}
+	create := wireSchemas(t)["create_session output"]
+	if b, _ := json.Marshal(asSlice(create["anyOf"])[1]); string(b) != `{"required":["error"]}` {
+		t.Errorf("create_session: error branch %s, want {\"required\":[\"error\"]}", b)
+	}
+	if !strings.Contains(instructions(TierMutating, nil), `{"error":{code,message,effects,retryable}}`) {
+		t.Error("the instructions do not state the error envelope")
+	}
+}
+
+// TestBriefOutputNeedsItsReference checks that a tool whose result another
+// tool describes points there only when that tool is listed too, and
+// describes its result itself otherwise (a --tool selection without it).
+func TestBriefOutputNeedsItsReference(t *testing.T) {
+	for _, tc := range []struct {
+		tools []string
+		brief bool
+	}{{nil, true}, {[]string{"split_window", "list_panes"}, true}, {[]string{"split_window"}, false}} {
+		cs := connect(t, newFake(), &Options{Tools: tc.tools}, "")
+		var out map[string]any
+		for _, tl := range listTools(t, cs) {
+			if tl.Name == "split_window" {
+				out = asMap(t, tl.OutputSchema)
+			}
+		}
+		_, hasPane := props(out)["pane_id"]
+		if desc, _ := out["description"].(string); tc.brief != (desc == "As a row of list_panes.") || tc.brief == hasPane {
+			t.Errorf("tools %v: split_window output %v, want brief %v", tc.tools, out, tc.brief)
 		}
 	}
 }

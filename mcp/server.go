@@ -143,7 +143,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		if !s.enabled[d.name] {
 			continue
 		}
-		srv.AddTool(toolOf(d), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		srv.AddTool(toolOf(d, s.enabled), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return s.call(withProgress(ctx, req), d, req.Params.Arguments), nil
 		})
 	}
@@ -177,12 +177,17 @@ func selectTools(tier Tier, names []string) (map[string]bool, error) {
 	return enabled, nil
 }
 
-func toolOf(d *toolDef) *sdk.Tool {
+// toolOf is d as tools/list sends it, when the tools in enabled are.
+func toolOf(d *toolDef, enabled map[string]bool) *sdk.Tool {
+	output := d.output
+	if d.brief != nil && enabled[d.resultAs] {
+		output = d.brief // the tool it points to is listed too
+	}
 	t := &sdk.Tool{
 		Name:         d.name,
 		Description:  d.desc,
-		InputSchema:  d.spec.schema,
-		OutputSchema: d.output,
+		InputSchema:  d.input,
+		OutputSchema: output,
 		Annotations: &sdk.ToolAnnotations{
 			ReadOnlyHint:    d.ann.ReadOnly,
 			DestructiveHint: &d.ann.Destructive,
@@ -422,5 +427,7 @@ func instructions(tier Tier, tools []string) string {
 Run a command and get its exit status with run_command. Wait, never poll capture_pane: after send_keys, wait_for_text matches only what the pane printed after that input, never the echo of the typed command nor older lines (since=screen matches what is on screen); in full-screen programs (vim, less, TUIs) it matches the screen as drawn. wait_for_content_change with quiet_ms waits until a pane has gone quiet (a TUI finished drawing). Read increments with capture_since.
 Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
 A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
+socket_name picks a tmux server other than the configured one (LIBTMUX_SOCKET).
+Listings answer in pages (limit, default 100; offset): total counts every row, next_offset is where the next page starts.
 ` + scope
 }

@@ -352,7 +352,7 @@ func TestBackendErrorsUseTheEnvelope(t *testing.T) {
 func TestSuccessResult(t *testing.T) {
 	f := newFake()
 	f.results["capture_pane"] = Message{Result: "line 1\nline 2"}
-	f.results["list_sessions"] = List[SessionInfo]{Result: []SessionInfo{{SessionID: "$1", WindowCount: 1}}}
+	f.results["list_sessions"] = List[SessionInfo]{Result: []SessionInfo{{SessionID: "$1", WindowCount: 1}}, Total: 1}
 	cs := connect(t, f, nil, "")
 
 	res := call(t, cs, "capture_pane", map[string]any{"pane_id": "%1"})
@@ -360,12 +360,12 @@ func TestSuccessResult(t *testing.T) {
 		t.Errorf("capture_pane text %q, want the capture itself", textOf(res))
 	}
 	res = call(t, cs, "list_sessions", map[string]any{})
-	if got, want := textOf(res), `{"result":[{"session_id":"$1","window_count":1}]}`; got != want {
+	if got, want := textOf(res), `{"result":[{"session_id":"$1","window_count":1}],"total":1}`; got != want {
 		t.Errorf("list_sessions text %s, want %s", got, want)
 	}
 	// nil lists are sent as [], as the output schema says.
 	res = call(t, cs, "list_panes", map[string]any{})
-	if got := textOf(res); got != `{"result":[]}` {
+	if got := textOf(res); got != `{"result":[],"total":0}` {
 		t.Errorf("empty list_panes: got %s", got)
 	}
 }
@@ -398,23 +398,35 @@ func TestProtocolVersions(t *testing.T) {
 	}
 }
 
+// maxToolsListBytes bounds tools/list at the default tier: clients put it
+// in every conversation, and compile its output schemas before the first
+// call.
+const maxToolsListBytes = 50_000
+
+// TestToolsListSize keeps tools/list at the default (mutating) tier within
+// maxToolsListBytes, and logs its size per tier.
 func TestToolsListSize(t *testing.T) {
-	cs := connect(t, newFake(), &Options{Safety: "destructive"}, "")
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, tier := range []string{"readonly", "mutating", "destructive"} {
+		cs := connect(t, newFake(), &Options{Safety: tier}, "")
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in, out int
+		for _, tl := range res.Tools {
+			i, _ := json.Marshal(tl.InputSchema)
+			o, _ := json.Marshal(tl.OutputSchema)
+			in, out = in+len(i), out+len(o)
+		}
+		t.Logf("tools/list at %s: %d tools, %d bytes (input schemas %d, output schemas %d)", tier, len(res.Tools), len(b), in, out)
+		if tier == "mutating" && len(b) > maxToolsListBytes {
+			t.Errorf("tools/list at the default tier is %d bytes, over %d", len(b), maxToolsListBytes)
+		}
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in, out int
-	for _, tl := range res.Tools {
-		i, _ := json.Marshal(tl.InputSchema)
-		o, _ := json.Marshal(tl.OutputSchema)
-		in, out = in+len(i), out+len(o)
-	}
-	t.Logf("tools/list: %d tools, %d bytes (input schemas %d, output schemas %d)", len(res.Tools), len(b), in, out)
 }
 
 // TestEveryToolAnswersWithinItsOutputSchema calls each tool with minimal

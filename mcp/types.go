@@ -13,25 +13,25 @@ import (
 
 // SessionInfo describes a tmux session.
 type SessionInfo struct {
-	SessionID       string `json:"session_id" jsonschema:"Session id, e.g. $1."`
-	SessionName     string `json:"session_name,omitempty" jsonschema:"Session name."`
-	WindowCount     int    `json:"window_count" jsonschema:"Number of windows."`
-	SessionAttached string `json:"session_attached,omitempty" jsonschema:"Attached client count."`
-	SessionCreated  string `json:"session_created,omitempty" jsonschema:"Creation time, Unix seconds."`
-	ActivePaneID    string `json:"active_pane_id,omitempty" jsonschema:"Id of the active pane."`
-	Generation      string `json:"generation,omitempty" jsonschema:"Server generation; with session_id it names this session for teardown_session."`
+	SessionID       string `json:"session_id"`
+	SessionName     string `json:"session_name,omitempty"`
+	WindowCount     int    `json:"window_count"`
+	SessionAttached string `json:"session_attached,omitempty"`
+	SessionCreated  string `json:"session_created,omitempty"`
+	ActivePaneID    string `json:"active_pane_id,omitempty"`
+	Generation      string `json:"generation,omitempty" jsonschema:"Pass to teardown_session with session_id."`
 }
 
 // WindowInfo describes a tmux window.
 type WindowInfo struct {
-	WindowID     string `json:"window_id" jsonschema:"Window id, e.g. @1."`
+	WindowID     string `json:"window_id"`
 	WindowName   string `json:"window_name,omitempty"`
 	WindowIndex  string `json:"window_index,omitempty"`
 	SessionID    string `json:"session_id,omitempty"`
 	SessionName  string `json:"session_name,omitempty"`
 	PaneCount    int    `json:"pane_count"`
 	WindowLayout string `json:"window_layout,omitempty"`
-	WindowActive string `json:"window_active,omitempty" jsonschema:"1 or 0."`
+	WindowActive string `json:"window_active,omitempty"`
 	WindowWidth  string `json:"window_width,omitempty"`
 	WindowHeight string `json:"window_height,omitempty"`
 	ActivePaneID string `json:"active_pane_id,omitempty"`
@@ -52,7 +52,7 @@ type PaneGeometry struct {
 
 // PaneInfo describes a tmux pane.
 type PaneInfo struct {
-	PaneID     string `json:"pane_id" jsonschema:"Pane id, e.g. %1."`
+	PaneID     string `json:"pane_id"`
 	PaneIndex  string `json:"pane_index,omitempty"`
 	PaneWidth  string `json:"pane_width,omitempty"`
 	PaneHeight string `json:"pane_height,omitempty"`
@@ -62,10 +62,10 @@ type PaneInfo struct {
 	PaneCurrentPath    string `json:"pane_current_path,omitempty"`
 	PanePID            string `json:"pane_pid,omitempty"`
 	PaneTitle          string `json:"pane_title,omitempty"`
-	PaneActive         string `json:"pane_active,omitempty" jsonschema:"1 or 0."`
+	PaneActive         string `json:"pane_active,omitempty"`
 	WindowID           string `json:"window_id,omitempty"`
 	SessionID          string `json:"session_id,omitempty"`
-	IsCaller           *bool  `json:"is_caller,omitempty" jsonschema:"Whether this MCP server runs in this pane."`
+	IsCaller           *bool  `json:"is_caller,omitempty" jsonschema:"This MCP server runs in this pane."`
 }
 
 // PaneContentMatch is a pane whose content matched search_panes.
@@ -89,7 +89,7 @@ type ServerInfo struct {
 	SocketName   string `json:"socket_name,omitempty"`
 	SocketPath   string `json:"socket_path,omitempty"`
 	SessionCount int    `json:"session_count"`
-	Version      string `json:"version,omitempty" jsonschema:"tmux version."`
+	Version      string `json:"version,omitempty"`
 }
 
 // PaneSnapshot is a pane's screen with cursor, mode and scroll state.
@@ -295,9 +295,12 @@ type Message struct {
 func (m Message) toolText() string { return m.Result }
 
 // List is the result of tools that answer with a list (libtmux-mcp wraps
-// lists as {"result": [...]}).
+// lists as {"result": [...]}): one page of it, with the number of rows in
+// all pages and, when there are more, the offset of the next page.
 type List[T any] struct {
-	Result []T `json:"result"`
+	Result     []T  `json:"result"`
+	Total      int  `json:"total" jsonschema:"Rows in all pages."`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"Offset of the next page, if any."`
 }
 
 // Argument and value types with a schema of their own (see typeSchemas).

@@ -34,6 +34,7 @@ func (s *Server) Windows(ctx context.Context, target string) ([]Window, error) {
 type PaneScope struct {
 	Session string // every pane of this session
 	Window  string // every pane of this window; wins over Session
+	Filter  string // a tmux format: only the panes it is true for (list-panes -f)
 }
 
 // Panes returns the panes in scope (every pane when it is zero), read from
@@ -47,6 +48,9 @@ func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
 		args = []string{"-s", "-t", scope.Session}
 	default:
 		args = []string{"-a"}
+	}
+	if scope.Filter != "" {
+		args = append(args, "-f", scope.Filter)
 	}
 	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", s.fmts.panes.format)...))
 	if err != nil {

@@ -398,7 +398,9 @@ func median(d []time.Duration) time.Duration {
 
 func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
-// TestToolsListSize logs what tools/list costs a client, per tier.
+// TestToolsListSize logs what tools/list costs a client, per tier, and
+// keeps it at most 50 KB at the default tier: clients send it to the model
+// in every conversation.
 func TestToolsListSize(t *testing.T) {
 	t.Parallel()
 	fx := fixtures.NewServer(t)
@@ -406,6 +408,9 @@ func TestToolsListSize(t *testing.T) {
 		n := toolsListBytes(t, fx, "--safety", tier)
 		if n > 1<<20 {
 			t.Errorf("%s: tools/list is %d bytes, over the 1 MiB response cap", tier, n)
+		}
+		if tier == "mutating" && n > 50_000 {
+			t.Errorf("tools/list at the default tier is %d bytes, over 50,000", n)
 		}
 		t.Logf("tools/list at %s: %d bytes", tier, n)
 	}

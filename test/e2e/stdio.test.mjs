@@ -231,3 +231,37 @@ test("a tool outside the tier is tool_denied, not a protocol error", async () =>
   // Unknown names stay a protocol error.
   await assert.rejects(ro.callTool({ name: "no_such_tool", arguments: {} }), /no_such_tool/);
 });
+
+test("errors of tools with lean output schemas pass the client's validation; listings page", async (t) => {
+  // The client validates structuredContent against the output schema even
+  // when isError is set: the envelope must match schemas that do not
+  // spell it out.
+  for (const [name, args] of [
+    ["get_pane_info", { pane_id: "%999999" }],
+    ["split_window", { pane_id: "%999999" }],
+    ["list_panes", { session_id: "$999999" }],
+  ]) {
+    const env = await fail(main, name, args);
+    assert.equal(env.code, "not_found", name);
+  }
+
+  const { result: all, total } = await ok(main, "list_sessions", { limit: 0 });
+  assert.equal(all.length, total);
+  const first = await ok(main, "list_sessions", { limit: 1 });
+  assert.equal(first.result.length, 1);
+  assert.equal(first.total, total);
+  assert.equal(first.next_offset, total > 1 ? 1 : undefined);
+  assert.equal(first.result[0].session_id, all[0].session_id);
+
+  // What tools/list costs the client: bytes, and compiling the output
+  // schemas with a fresh ajv, as the client does on every listTools.
+  const { tools } = await main.listTools();
+  const { default: Ajv } = await import("ajv");
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  const t0 = performance.now();
+  for (const tool of tools) ajv.compile(tool.outputSchema);
+  t.diagnostic(
+    `tools/list: ${tools.length} tools, ${JSON.stringify({ tools }).length} bytes; ` +
+      `compiling the output schemas: ${(performance.now() - t0).toFixed(1)} ms`,
+  );
+});
