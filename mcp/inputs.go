@@ -324,7 +324,7 @@ type (
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
 		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between reads of a full-screen program's screen, made only after it prints." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
-		Since     string  `json:"since,omitempty" jsonschema:"What to match: input = what the pane printed after this server's last input to it, the echo of the typed text left out (the default after such input); start = only output after the wait starts; screen = the visible screen too (the default otherwise)." mcp:"enum=input|start|screen"`
+		Since     string  `json:"since,omitempty" jsonschema:"input: output after this server's last input, its echo left out (default after input); start: output after the wait starts; screen: the visible screen too (default otherwise)." mcp:"enum=input|start|screen"`
 		Socket
 	}
 	// WaitForContentChangeIn is the input of wait_for_content_change.

@@ -124,9 +124,10 @@ func listItem(t reflect.Type) reflect.Type {
 
 // advertisedInput is the input schema tools/list sends for the enforced
 // schema s: the same, less the size limits (maxLength, maxItems,
-// maxProperties, maximum). They are still enforced, and a call over one is
-// answered invalid_arguments naming the argument, but an agent forms no
-// call by them (and they were 4 KB of tools/list). With full set, s is
+// maxProperties, maximum) and the patterns of ids (%1, @1, $1, indexes),
+// which every listing shows. They are still enforced, and a call that breaks
+// one is answered invalid_arguments naming the argument, but an agent forms
+// no call by them (and they were 6 KB of tools/list). With full set, s is
 // sent as it is, as a seed document fixes it.
 func advertisedInput(s *jsonschema.Schema, full bool) *jsonschema.Schema {
 	if full {
@@ -135,9 +136,15 @@ func advertisedInput(s *jsonschema.Schema, full bool) *jsonschema.Schema {
 	a := s.CloneSchemas()
 	walkSchemas(a, func(s *jsonschema.Schema) {
 		s.MaxLength, s.MaxItems, s.MaxProperties, s.Maximum = nil, nil, nil, nil
+		if idPatterns[s.Pattern] {
+			s.Pattern = ""
+		}
 	})
 	return a
 }
+
+// idPatterns are the patterns of tmux ids and indexes in input schemas.
+var idPatterns = map[string]bool{`^[$][0-9]+$`: true, `^@[0-9]+$`: true, `^%[0-9]+$`: true, `^[0-9]+$`: true}
 
 func envelopeSchema() *jsonschema.Schema {
 	body := &jsonschema.Schema{
