@@ -35,5 +35,12 @@
 //
 // When the connection ends (%exit, EOF, [Conn.Close]) every pending call
 // fails at once with an error that wraps [ErrClosed]; [Conn.Done] is closed
-// and [Conn.Err] says why.
+// and [Conn.Err] says why. A call whose line had not been written yet also
+// wraps [ErrNotSent]: tmux never saw it.
+//
+// A tmux that stops answering (a stopped server, or a command that holds
+// this client's queue, such as a prompt opened on it) would hold every
+// later call. [Options.ReplyTimeout] bounds that: when the oldest waiting
+// call has waited that long for its reply, the Conn kills the client and
+// ends as above, with an error that also wraps [ErrUnresponsive].
 package controlmode
