@@ -363,6 +363,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 		NoStartServer:  true,
 		Logger:         s.opts.Logger,
 		Pipes:          s.opts.Pipes,
+		ReplyTimeout:   s.opts.ReplyDeadline,
 	})
 	if err != nil {
 		return nil, err
@@ -518,7 +519,7 @@ func (s *Server) sync(ctx context.Context) error {
 			return nil, nil
 		})
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeConnectionLost {
+		if errors.As(err, &e) && e.Code == CodeConnectionLost && !errors.Is(err, controlmode.ErrUnresponsive) {
 			// A resync only reads: if the client ended under it (its
 			// session killed, say), read again on the next one.
 			continue
@@ -563,6 +564,11 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			return nil, err
 		}
 		rs, err := s.send(ctx, c, cmds...)
+		if errors.Is(err, controlmode.ErrUnresponsive) {
+			// Not sent again: the next client would meet the same stuck
+			// tmux, and the caller can tell better when to try again.
+			return rs, unresponsive(err, cmds)
+		}
 		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
 			// The client was ending (its session killed, it was detached)
 			// and tmux never saw these commands, or saw only reads: send
@@ -576,6 +582,17 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 		}
 		return rs, fromExec(err)
 	}
+}
+
+// unresponsive is the error of cmds that a stuck client failed: a line
+// of reads changed nothing, whether or not tmux saw it.
+func unresponsive(err error, cmds []controlmode.Command) error {
+	e := fromExec(err).(*Error)
+	if readOnly(cmds) {
+		e.Written = false
+		e.Msg = unresponsiveMsg + "the call only reads: try it again"
+	}
+	return e
 }
 
 // readOnlyCommands change nothing in tmux, so a line of them may be sent
