@@ -321,9 +321,13 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		}
 		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
-	gen := rs[0].Lines[0]
+	gen, version := rs[0].Lines[0], rs[1].Lines[0]
+	// Before any call can send keys: see modes.go.
+	if _, err := s.send(ctx, c, holdPrompt(version)); err != nil {
+		s.opts.Logger.Warn("opening the held prompt failed; keys for a pane in a mode may stall the client until the reply deadline", "socket", s.sock.String(), "err", err)
+	}
 	s.installSync(epoch, gen, rs[2:])
-	return c, gen, rs[1].Lines[0], nil
+	return c, gen, version, nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a
