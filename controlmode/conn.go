@@ -451,8 +451,13 @@ func (c *Conn) Close() error {
 		select {
 		case <-c.done:
 		case <-t.C:
-			// The client did not leave: end the process we started.
+			// The client did not leave: end the process we started. A
+			// stopped server holds the other ends of its pipes, so the
+			// stream may not end with it: close our ends too, which ends
+			// the reader and any writer.
 			c.kill()
+			_ = c.r.Close() // Best effort: the reader finishes either way.
+			_ = c.w.Close() // Best effort.
 		}
 		t.Stop()
 		c.wg.Wait()

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -446,4 +447,29 @@ func TestSlowSubscriberIsToldWhatItLost(t *testing.T) {
 		t.Fatalf("got %T %v then %T %v, want a notification then Lost", first, first, second, second)
 	}
 	t.Logf("subscriber with buffer 1 lost %d notifications", lost.N)
+}
+
+// TestCloseWhileServerStopped closes a connection whose tmux server is
+// stopped (SIGSTOP): the client cannot detach, and the server holds the
+// other ends of its pipes, so nothing but Close's own kill and close ends
+// it. Close must return all the same.
+func TestCloseWhileServerStopped(t *testing.T) {
+	srv, c := attach(t, nil)
+	pid := srv.PID(t)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) // before the server's cleanup
+	closed := make(chan struct{})
+	start := time.Now()
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(15 * time.Second): // generous: Close waits 2 s for a detach
+		t.Fatal("Close did not return while the server was stopped")
+	}
+	if !errors.Is(c.Err(), controlmode.ErrClosed) {
+		t.Errorf("Err after Close: got %v, want ErrClosed", c.Err())
+	}
+	t.Logf("Close returned after %v", time.Since(start).Round(time.Millisecond))
 }
