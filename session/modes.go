@@ -1,6 +1,11 @@
 package session
 
-import "github.com/tmux-mcp/tmux-mcp/controlmode"
+import (
+	"context"
+	"errors"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
 
 // Keys sent to a pane in a mode.
 //
@@ -37,16 +42,26 @@ import "github.com/tmux-mcp/tmux-mcp/controlmode"
 // client has no status line.
 const holdPromptText = "tmux-mcp holds this prompt so that keys it sends open none"
 
-// holdPrompt returns the command that opens the prompt the main client
-// holds, for tmux version v. Its template is a command that does nothing,
-// in case someone answers it (send-keys -K -c, 3.4+).
+// holdPrompt opens the prompt that client c holds. Its template is a
+// command that does nothing, in case someone answers it (send-keys -K -c,
+// 3.4+). A failure is logged: the liveness deadline still bounds a stall.
 //
-// Per version: -b (do not wait) exists from 3.3, where the wait came in;
-// 3.2 has no -b and never waits.
-func holdPrompt(v string) controlmode.Command {
-	args := []string{"-p", holdPromptText}
-	if versionAtLeast(v, 3, 3) {
-		args = append([]string{"-b"}, args...)
+// The one difference between releases: -b (do not wait) exists from 3.3,
+// where the wait came in; 3.2 has no -b (a parse error) and never waits,
+// so there the prompt is opened without it. Asking tmux, rather than
+// reading the version, keeps a fork or a development build right too.
+func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
+	hold := func(flags ...string) error {
+		args := append(flags, "-p", holdPromptText)
+		_, err := s.send(ctx, c, controlmode.NewCommand("command-prompt", args...).Text("display-message -p ''"))
+		return err
 	}
-	return controlmode.NewCommand("command-prompt", args...).Text("display-message -p ''")
+	err := hold("-b")
+	var ce *controlmode.CommandError
+	if errors.As(err, &ce) {
+		err = hold() // 3.2: no -b, and no wait
+	}
+	if err != nil {
+		s.opts.Logger.Warn("opening the held prompt failed; a key for a pane in a mode may stall the control client until the reply deadline", "socket", s.sock.String(), "err", err)
+	}
 }

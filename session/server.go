@@ -307,6 +307,7 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	s.mainSrc = ref.src
 	s.mu.Unlock()
+	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
 	// The generation, the version and the whole model in one round trip.
 	_, epoch := s.model.needsSync()
 	cmds := append([]controlmode.Command{
@@ -321,13 +322,9 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		}
 		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
-	gen, version := rs[0].Lines[0], rs[1].Lines[0]
-	// Before any call can send keys: see modes.go.
-	if _, err := s.send(ctx, c, holdPrompt(version)); err != nil {
-		s.opts.Logger.Warn("opening the held prompt failed; keys for a pane in a mode may stall the client until the reply deadline", "socket", s.sock.String(), "err", err)
-	}
+	gen := rs[0].Lines[0]
 	s.installSync(epoch, gen, rs[2:])
-	return c, gen, version, nil
+	return c, gen, rs[1].Lines[0], nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a
