@@ -525,6 +525,9 @@ func (s *Server) sync(ctx context.Context) error {
 			// session killed, say), read again on the next one.
 			continue
 		}
+		if errors.Is(err, controlmode.ErrUnresponsive) {
+			return unresponsive(err, s.fmts.listCommands()) // it only read
+		}
 		if err != nil {
 			return err
 		}
