@@ -82,15 +82,17 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	ref := PaneRef{PaneID: pane}
 	before := s.ConnStats()
 
+	s.model.markDirty() // so that a listing resyncs through tmux
 	resume := stopServer(t, fx)
 	read := timed(func() error { _, _, err := s.Capture(ctx, ref, false, CaptureArgs{}); return err })
+	list := timed(func() error { _, err := s.Sessions(ctx); return err })
 	change := timed(func() error {
 		_, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "true", Literal: true})
 		return err
 	})
 	// Generous: catches a hang, not a slow machine.
 	const slack = 5 * time.Second
-	for name, ch := range map[string]<-chan opResult{"read": read, "change": change} {
+	for name, ch := range map[string]<-chan opResult{"read": read, "list": list, "change": change} {
 		var r opResult
 		select {
 		case r = <-ch:
@@ -101,7 +103,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 		if !errors.As(r.err, &e) || e.Code != CodeConnectionLost {
 			t.Fatalf("%s: got %v, want connection_lost", name, r.err)
 		}
-		wantRetry := name == "read"
+		wantRetry := name != "change"
 		if e.Retryable() != wantRetry || e.Written == wantRetry {
 			t.Errorf("%s: retryable %v, effects %s; want retryable %v", name, e.Retryable(), e.Effects(), wantRetry)
 		}
