@@ -470,6 +470,17 @@ func (c *Conn) Close() error {
 // write.
 const inlineWriteMax = 16 << 10
 
+// inlineWriteWait bounds a caller's own write, where the client's input
+// can take a deadline (a pipe or our pty; both are): a write that cannot
+// finish in that time (tmux is not reading and the pipe is full) is handed
+// on to the writer goroutine, and the caller goes back to waiting on its
+// context.
+const inlineWriteWait = 20 * time.Millisecond
+
+// writeDeadliner is what the client's input offers to bound a write
+// (*os.File does).
+type writeDeadliner interface{ SetWriteDeadline(time.Time) error }
+
 // flush writes what is buffered. A small write is done by the calling
 // goroutine, which saves a hand-off on every sequential call; while it
 // writes, other callers only append, and it writes what they added before
@@ -491,7 +502,7 @@ func (c *Conn) flush() {
 	c.writing = true
 	buf := c.take()
 	c.mu.Unlock()
-	c.writeAll(buf)
+	c.writeAll(buf, true)
 }
 
 // take returns what is buffered for writing and empties the buffer. c.mu
@@ -504,10 +515,32 @@ func (c *Conn) take() []byte {
 }
 
 // writeAll writes buf and then whatever was buffered meanwhile, and clears
-// c.writing. The caller has set c.writing.
-func (c *Conn) writeAll(buf []byte) {
+// c.writing. The caller has set c.writing. An inline write (by a caller of
+// Exec) that tmux does not take within inlineWriteWait is handed on to the
+// writer goroutine.
+func (c *Conn) writeAll(buf []byte, inline bool) {
+	dl, _ := c.w.(writeDeadliner)
 	for {
-		if _, err := c.w.Write(buf); err != nil {
+		if inline && dl != nil {
+			_ = dl.SetWriteDeadline(time.Now().Add(inlineWriteWait)) // a pollable file: cannot fail
+		}
+		n, err := c.w.Write(buf)
+		if inline && errors.Is(err, os.ErrDeadlineExceeded) {
+			c.mu.Lock()
+			// What was not written goes back to the front of the buffer,
+			// to be taken again.
+			rest := append(buf[n:len(buf):len(buf)], c.wbuf...)
+			c.taken -= uint64(len(buf) - n)
+			c.wbuf = rest
+			c.writing = false
+			c.mu.Unlock()
+			select {
+			case c.wake <- struct{}{}:
+			default:
+			}
+			return
+		}
+		if err != nil {
 			// The reader sees the end of the stream and reports it; kill
 			// the client in case it is alive but not reading. What is
 			// still buffered will never be written: its calls are told
@@ -549,7 +582,10 @@ func (c *Conn) writeLoop() {
 		c.writing = true
 		buf := c.take()
 		c.mu.Unlock()
-		c.writeAll(buf)
+		if dl, ok := c.w.(writeDeadliner); ok {
+			_ = dl.SetWriteDeadline(time.Time{}) // this one waits as long as it takes
+		}
+		c.writeAll(buf, false)
 	}
 }
 

@@ -473,3 +473,48 @@ func TestCloseWhileServerStopped(t *testing.T) {
 	}
 	t.Logf("Close returned after %v", time.Since(start).Round(time.Millisecond))
 }
+
+// TestExecDeadlineWhileTmuxReadsNothing stops the server so that it reads
+// nothing, then makes calls with short deadlines until their lines have
+// filled the client's input: each returns by its own deadline, though its
+// write could not finish, and once the server runs again every line is
+// answered in order and the connection goes on. No liveness deadline is
+// set: only the calls' own deadlines end them.
+func TestExecDeadlineWhileTmuxReadsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts *controlmode.Options
+	}{{"pty", nil}, {"pipes", &controlmode.Options{Pipes: true}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := attach(t, tc.opts)
+			pid := srv.PID(t)
+			if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) // before the server's cleanup
+			text := strings.Repeat("x", 3000)
+			const own = 100 * time.Millisecond
+			for i := range 60 { // 180 KB: more than a pipe or a pty holds
+				ctx, cancel := context.WithTimeout(context.Background(), own)
+				done := make(chan error, 1)
+				go func() { _, err := c.Exec(ctx, display(text)); done <- err }()
+				select {
+				case err := <-done:
+					if !errors.Is(err, context.DeadlineExceeded) {
+						t.Fatalf("call %d: got %v, want its deadline", i, err)
+					}
+				case <-time.After(own + 5*time.Second): // generous: catches a call held by its write
+					t.Fatalf("call %d did not return 5 s after its %v deadline", i, own)
+				}
+				cancel()
+			}
+			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := c.Exec(testCtx(t), display("after"))
+			if err != nil || len(rs) != 1 || strings.Join(rs[0].Lines, "") != "after" {
+				t.Fatalf("after SIGCONT: got %q, %v; want \"after\"", rs, err)
+			}
+		})
+	}
+}
