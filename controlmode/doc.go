@@ -30,8 +30,9 @@
 // caller does. When the context passed to [Conn.Exec] is cancelled, Exec
 // returns the context's error at once, but the reply slot stays queued until
 // tmux answers, so replies to later calls are never attributed to the wrong
-// caller. A context that is already done before anything is written returns
-// without writing.
+// caller. That holds while tmux reads nothing too: a line the caller could
+// not finish writing is handed on to the writer goroutine. A context that is
+// already done before anything is written returns without writing.
 //
 // When the connection ends (%exit, EOF, [Conn.Close]) every pending call
 // fails at once with an error that wraps [ErrClosed]; [Conn.Done] is closed
