@@ -82,8 +82,9 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	ref := PaneRef{PaneID: pane}
 	before := s.ConnStats()
 
-	s.model.markDirty() // so that a listing resyncs through tmux
 	resume := stopServer(t, fx)
+	// Now, not before the stop: a background resync could clean it first.
+	s.model.markDirty() // so that a listing resyncs through tmux
 	read := timed(func() error { _, _, err := s.Capture(ctx, ref, false, CaptureArgs{}); return err })
 	list := timed(func() error { _, err := s.Sessions(ctx); return err })
 	change := timed(func() error {
