@@ -57,6 +57,15 @@ type Options struct {
 	// tmux's output through the pty's line discipline cost about 20 µs of
 	// every round trip here (commands in through it, about 5).
 	Pipes bool
+	// ReplyTimeout is the liveness deadline: how long the oldest call
+	// waiting for its reply may wait, counted from when it became the
+	// oldest (it was queued with none before it, or the reply before it
+	// came). When it passes, the client is taken to be stuck (tmux stopped,
+	// or its queue for this client held by a prompt that nobody answers):
+	// the Conn kills it and ends, and every waiting call fails with an
+	// error wrapping [ErrUnresponsive] and [ErrClosed]. Zero means no
+	// deadline.
+	ReplyTimeout time.Duration
 }
 
 // Reply is one command's answer.
@@ -82,6 +91,7 @@ type Stats struct {
 // replies and err and then closes done, once.
 type call struct {
 	cmds    []Command
+	start   uint64 // offset of its line in the bytes queued for writing
 	replies []Reply
 	err     error
 	done    chan struct{}
@@ -97,7 +107,11 @@ type call struct {
 //  3. The reader goroutine parses tmux's output; each flags-1 reply block
 //     goes to the call at the head of the queue, which is popped and
 //     released once it has a block for every command or its first %error.
-//  4. When the client ends, every queued call is released with the error.
+//  4. When the client ends, every queued call is released with the error;
+//     a call whose line was never written gets one wrapping [ErrNotSent].
+//  5. With [Options.ReplyTimeout], a head of the queue left unanswered
+//     that long ends the client (step 4), so no call waits for a stuck
+//     tmux for ever.
 type Conn struct {
 	opts    Options
 	proc    *exec.Cmd
@@ -114,6 +128,12 @@ type Conn struct {
 	closing bool       // no new calls are accepted
 	writing bool       // a goroutine is writing; it also writes what is added meanwhile
 	wake    chan struct{}
+	queued  uint64        // bytes ever appended to wbuf
+	taken   uint64        // bytes ever taken from wbuf to be written: a call starting past it was never written
+	since   time.Time     // when the head of the queue became the head
+	alarm   *time.Timer   // fires the liveness check (see Options.ReplyTimeout); nil until first armed
+	armed   bool          // alarm is set to fire
+	stuck   time.Duration // non-zero once the liveness deadline passed: how long the head had waited
 
 	subsMu sync.RWMutex // guards subs; the reader holds it for reading while it sends
 	subs   map[*Subscription]struct{}
@@ -333,14 +353,21 @@ func (c *Conn) Exec(ctx context.Context, cmds ...Command) ([]Reply, error) {
 		return nil, c.closedErr()
 	}
 	c.queue = append(c.queue, cl)
+	if len(c.queue) == 1 {
+		c.since = time.Now()
+		c.arm(c.opts.ReplyTimeout)
+	}
 	start := len(c.wbuf)
+	cl.start = c.queued
 	c.wbuf = append(c.wbuf, cmds[0].text...)
 	for _, cmd := range cmds[1:] {
 		c.wbuf = append(c.wbuf, " ; "...)
 		c.wbuf = append(c.wbuf, cmd.text...)
 	}
 	c.wbuf = append(c.wbuf, '\n')
-	c.written.Add(uint64(len(c.wbuf) - start))
+	size := uint64(len(c.wbuf) - start)
+	c.queued += size
+	c.written.Add(size)
 	c.mu.Unlock()
 	c.calls.Add(1)
 	c.commands.Add(uint64(len(cmds)))
@@ -429,8 +456,13 @@ func (c *Conn) Close() error {
 		select {
 		case <-c.done:
 		case <-t.C:
-			// The client did not leave: end the process we started.
+			// The client did not leave: end the process we started. A
+			// stopped server holds the other ends of its pipes, so the
+			// stream may not end with it: close our ends too, which ends
+			// the reader and any writer.
 			c.kill()
+			_ = c.r.Close() // Best effort: the reader finishes either way.
+			_ = c.w.Close() // Best effort.
 		}
 		t.Stop()
 		c.wg.Wait()
@@ -442,6 +474,17 @@ func (c *Conn) Close() error {
 // go to the writer goroutine, so a cancelled caller is never held by a slow
 // write.
 const inlineWriteMax = 16 << 10
+
+// inlineWriteWait bounds a caller's own write, where the client's input
+// can take a deadline (a pipe or our pty; both are): a write that cannot
+// finish in that time (tmux is not reading and the pipe is full) is handed
+// on to the writer goroutine, and the caller goes back to waiting on its
+// context.
+const inlineWriteWait = 20 * time.Millisecond
+
+// writeDeadliner is what the client's input offers to bound a write
+// (*os.File does).
+type writeDeadliner interface{ SetWriteDeadline(time.Time) error }
 
 // flush writes what is buffered. A small write is done by the calling
 // goroutine, which saves a hand-off on every sequential call; while it
@@ -462,20 +505,57 @@ func (c *Conn) flush() {
 		return
 	}
 	c.writing = true
+	buf := c.take()
+	c.mu.Unlock()
+	c.writeAll(buf, true)
+}
+
+// take returns what is buffered for writing and empties the buffer. c.mu
+// is held.
+func (c *Conn) take() []byte {
 	buf := c.wbuf
 	c.wbuf = nil
-	c.mu.Unlock()
-	c.writeAll(buf)
+	c.taken += uint64(len(buf))
+	return buf
 }
 
 // writeAll writes buf and then whatever was buffered meanwhile, and clears
-// c.writing. The caller has set c.writing.
-func (c *Conn) writeAll(buf []byte) {
+// c.writing. The caller has set c.writing. An inline write (by a caller of
+// Exec) that tmux does not take within inlineWriteWait is handed on to the
+// writer goroutine.
+func (c *Conn) writeAll(buf []byte, inline bool) {
+	dl, _ := c.w.(writeDeadliner)
 	for {
-		if _, err := c.w.Write(buf); err != nil {
+		if inline && dl != nil {
+			_ = dl.SetWriteDeadline(time.Now().Add(inlineWriteWait)) // a pollable file: cannot fail
+		}
+		n, err := c.w.Write(buf)
+		if inline && errors.Is(err, os.ErrDeadlineExceeded) {
+			c.mu.Lock()
+			// What was not written goes back to the front of the buffer,
+			// to be taken again.
+			rest := append(buf[n:len(buf):len(buf)], c.wbuf...)
+			c.taken -= uint64(len(buf) - n)
+			c.wbuf = rest
+			c.writing = false
+			c.mu.Unlock()
+			select {
+			case c.wake <- struct{}{}:
+			default:
+			}
+			return
+		}
+		if err != nil {
 			// The reader sees the end of the stream and reports it; kill
-			// the client in case it is alive but not reading.
+			// the client in case it is alive but not reading. What is
+			// still buffered will never be written: its calls are told
+			// they were not sent when the connection ends.
 			c.kill()
+			c.mu.Lock()
+			c.writing = false
+			c.wbuf = c.wbuf[:0]
+			c.mu.Unlock()
+			return
 		}
 		c.mu.Lock()
 		if len(c.wbuf) == 0 {
@@ -484,7 +564,9 @@ func (c *Conn) writeAll(buf []byte) {
 			c.mu.Unlock()
 			return
 		}
-		buf, c.wbuf = c.wbuf, buf[:0]
+		next := c.take()
+		c.wbuf = buf[:0]
+		buf = next
 		c.mu.Unlock()
 	}
 }
@@ -503,10 +585,12 @@ func (c *Conn) writeLoop() {
 			continue
 		}
 		c.writing = true
-		buf := c.wbuf
-		c.wbuf = nil
+		buf := c.take()
 		c.mu.Unlock()
-		c.writeAll(buf)
+		if dl, ok := c.w.(writeDeadliner); ok {
+			_ = dl.SetWriteDeadline(time.Time{}) // this one waits as long as it takes
+		}
+		c.writeAll(buf, false)
 	}
 }
 
@@ -562,6 +646,9 @@ func (c *Conn) deliver(lines []string, failed bool) {
 	if complete {
 		c.queue[0] = nil
 		c.queue = c.queue[1:]
+		// The next call's reply is due from now: calls pipelined behind
+		// a slow one are not late for having waited for it.
+		c.since = time.Now()
 	}
 	c.mu.Unlock()
 	if complete {
@@ -613,6 +700,11 @@ func (c *Conn) finish(readErr error) {
 	c.closing = true
 	pending := c.queue
 	c.queue = nil
+	taken, stuck := c.taken, c.stuck
+	c.wbuf = nil // never written now: the calls in it are told so
+	if c.alarm != nil {
+		c.alarm.Stop()
+	}
 	c.mu.Unlock()
 
 	var waitErr error
@@ -631,15 +723,18 @@ func (c *Conn) finish(readErr error) {
 	_ = c.r.Close() // Best effort: the client is gone.
 	_ = c.w.Close() // Best effort.
 
-	e := &ExitError{Reason: c.exitReason}
+	e := &ExitError{Reason: c.exitReason, Unresponsive: stuck > 0}
 	var details []string
+	if stuck > 0 {
+		details = append(details, "no reply from tmux in "+stuck.Round(time.Millisecond).String()+": the client was ended")
+	}
 	if c.startMsg != "" {
 		details = append(details, c.startMsg)
 	}
 	if s := strings.TrimSpace(c.stderr.String()); s != "" {
 		details = append(details, s)
 	}
-	if !c.exitSeen {
+	if !c.exitSeen && stuck == 0 {
 		if readErr != nil && !errors.Is(readErr, io.EOF) && !errors.Is(readErr, syscall.EIO) {
 			details = append(details, readErr.Error())
 		} else {
@@ -653,6 +748,9 @@ func (c *Conn) finish(readErr error) {
 	c.err = e
 	for _, cl := range pending {
 		cl.err = e
+		if cl.start >= taken {
+			cl.err = notSent{e} // its line never left this process
+		}
 		close(cl.done)
 	}
 	c.subsMu.Lock()
@@ -662,6 +760,52 @@ func (c *Conn) finish(readErr error) {
 	}
 	c.subsMu.Unlock()
 	close(c.done)
+}
+
+// arm sets the liveness alarm to fire in d, if it is not set and d is
+// positive. c.mu is held.
+func (c *Conn) arm(d time.Duration) {
+	if d <= 0 || c.armed {
+		return
+	}
+	c.armed = true
+	if c.alarm == nil {
+		c.alarm = time.AfterFunc(d, c.checkLiveness)
+		return
+	}
+	c.alarm.Reset(d)
+}
+
+// checkLiveness runs when the alarm fires: it sets the alarm again for
+// the head of the queue, or ends the connection if the head's reply is
+// overdue. One alarm serves every call: it is set when a call finds the
+// queue empty and goes off at most once per ReplyTimeout while calls wait.
+func (c *Conn) checkLiveness() {
+	d := c.opts.ReplyTimeout
+	c.mu.Lock()
+	c.armed = false
+	if c.stuck > 0 || len(c.queue) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	waited := time.Since(c.since)
+	if waited < d {
+		c.arm(d - waited)
+		c.mu.Unlock()
+		return
+	}
+	c.stuck = waited
+	c.closing = true
+	c.wbuf = nil // never written: the calls in it are told so
+	c.mu.Unlock()
+	c.logger.Warn("controlmode: no reply from tmux within the deadline; ending the client", "waited", waited, "deadline", d)
+	// The tmux server holds the other ends of the client's pipes, so
+	// ending the client alone may not end the stream (a stopped server
+	// reads and writes nothing): closing our ends wakes the reader and
+	// any writer now.
+	c.kill()
+	_ = c.r.Close() // the reader sees the end and finishes
+	_ = c.w.Close() // a writer blocked on a full pipe returns
 }
 
 // limitedBuffer keeps the first max bytes written to it.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -446,4 +447,74 @@ func TestSlowSubscriberIsToldWhatItLost(t *testing.T) {
 		t.Fatalf("got %T %v then %T %v, want a notification then Lost", first, first, second, second)
 	}
 	t.Logf("subscriber with buffer 1 lost %d notifications", lost.N)
+}
+
+// TestCloseWhileServerStopped closes a connection whose tmux server is
+// stopped (SIGSTOP): the client cannot detach, and the server holds the
+// other ends of its pipes, so nothing but Close's own kill and close ends
+// it. Close must return all the same.
+func TestCloseWhileServerStopped(t *testing.T) {
+	srv, c := attach(t, nil)
+	pid := srv.PID(t)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) // before the server's cleanup
+	closed := make(chan struct{})
+	start := time.Now()
+	go func() { c.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(15 * time.Second): // generous: Close waits 2 s for a detach
+		t.Fatal("Close did not return while the server was stopped")
+	}
+	if !errors.Is(c.Err(), controlmode.ErrClosed) {
+		t.Errorf("Err after Close: got %v, want ErrClosed", c.Err())
+	}
+	t.Logf("Close returned after %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestExecDeadlineWhileTmuxReadsNothing stops the server so that it reads
+// nothing, then makes calls with short deadlines until their lines have
+// filled the client's input: each returns by its own deadline, though its
+// write could not finish, and once the server runs again every line is
+// answered in order and the connection goes on. No liveness deadline is
+// set: only the calls' own deadlines end them.
+func TestExecDeadlineWhileTmuxReadsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts *controlmode.Options
+	}{{"pty", nil}, {"pipes", &controlmode.Options{Pipes: true}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := attach(t, tc.opts)
+			pid := srv.PID(t)
+			if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) // before the server's cleanup
+			text := strings.Repeat("x", 3000)
+			const own = 100 * time.Millisecond
+			for i := range 60 { // 180 KB: more than a pipe or a pty holds
+				ctx, cancel := context.WithTimeout(context.Background(), own)
+				done := make(chan error, 1)
+				go func() { _, err := c.Exec(ctx, display(text)); done <- err }()
+				select {
+				case err := <-done:
+					if !errors.Is(err, context.DeadlineExceeded) {
+						t.Fatalf("call %d: got %v, want its deadline", i, err)
+					}
+				case <-time.After(own + 5*time.Second): // generous: catches a call held by its write
+					t.Fatalf("call %d did not return 5 s after its %v deadline", i, own)
+				}
+				cancel()
+			}
+			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := c.Exec(testCtx(t), display("after"))
+			if err != nil || len(rs) != 1 || strings.Join(rs[0].Lines, "") != "after" {
+				t.Fatalf("after SIGCONT: got %q, %v; want \"after\"", rs, err)
+			}
+		})
+	}
 }

@@ -30,10 +30,18 @@
 // caller does. When the context passed to [Conn.Exec] is cancelled, Exec
 // returns the context's error at once, but the reply slot stays queued until
 // tmux answers, so replies to later calls are never attributed to the wrong
-// caller. A context that is already done before anything is written returns
-// without writing.
+// caller. That holds while tmux reads nothing too: a line the caller could
+// not finish writing is handed on to the writer goroutine. A context that is
+// already done before anything is written returns without writing.
 //
 // When the connection ends (%exit, EOF, [Conn.Close]) every pending call
 // fails at once with an error that wraps [ErrClosed]; [Conn.Done] is closed
-// and [Conn.Err] says why.
+// and [Conn.Err] says why. A call whose line had not been written yet also
+// wraps [ErrNotSent]: tmux never saw it.
+//
+// A tmux that stops answering (a stopped server, or a command that holds
+// this client's queue, such as a prompt opened on it) would hold every
+// later call. [Options.ReplyTimeout] bounds that: when the oldest waiting
+// call has waited that long for its reply, the Conn kills the client and
+// ends as above, with an error that also wraps [ErrUnresponsive].
 package controlmode

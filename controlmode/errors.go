@@ -44,7 +44,14 @@ func (e *CommandError) Error() string {
 	return e.Command + ": " + e.Msg
 }
 
-// ExitError reports that the control client ended. It wraps [ErrClosed].
+// ErrUnresponsive is wrapped, with [ErrClosed], by the error of a
+// connection that ended because tmux left a call unanswered past
+// [Options.ReplyTimeout]. The calls that were written may still run if tmux
+// comes back; the ones that were not (they wrap [ErrNotSent]) will not.
+var ErrUnresponsive = errors.New("controlmode: tmux stopped answering")
+
+// ExitError reports that the control client ended. It wraps [ErrClosed],
+// and [ErrUnresponsive] when Unresponsive is set.
 type ExitError struct {
 	// Reason is the text tmux printed after %exit ("server exited
 	// unexpectedly", "too far behind"), empty for a detach, a killed
@@ -53,6 +60,9 @@ type ExitError struct {
 	// Detail is what else is known: the start-up command's error, the
 	// client's stderr, or the local cause such as "closed".
 	Detail string
+	// Unresponsive reports that the Conn ended the client itself because
+	// tmux did not answer in time (see [Options.ReplyTimeout]).
+	Unresponsive bool
 }
 
 func (e *ExitError) Error() string {
@@ -66,7 +76,12 @@ func (e *ExitError) Error() string {
 	return msg
 }
 
-func (e *ExitError) Unwrap() error { return ErrClosed }
+func (e *ExitError) Unwrap() []error {
+	if e.Unresponsive {
+		return []error{ErrClosed, ErrUnresponsive}
+	}
+	return []error{ErrClosed}
+}
 
 // ProtocolError reports a line tmux sent that breaks the protocol as this
 // package understands it. Such lines are reported, never fatal.

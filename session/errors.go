@@ -89,6 +89,9 @@ func IsNotFound(err error) bool {
 	return errors.As(err, &e) && e.Code == CodeNotFound
 }
 
+// unresponsiveMsg starts the message of a call failed by a stuck client.
+const unresponsiveMsg = "tmux did not answer in time (a stopped server, or a prompt or menu holding the control client), so the control client was replaced; "
+
 // fromExec turns an error of controlmode.Conn.Exec into an *Error.
 func fromExec(err error) error {
 	if err == nil {
@@ -104,6 +107,15 @@ func fromExec(err error) error {
 			code = CodeNotFound
 		}
 		return &Error{Code: code, Msg: ce.Error(), Written: true, Err: err}
+	case errors.Is(err, controlmode.ErrUnresponsive):
+		// Before ErrNotSent, which an unsent call of a stuck client wraps
+		// too: the message says why the connection ended.
+		sent := !errors.Is(err, controlmode.ErrNotSent)
+		what := "the command was sent and may still run"
+		if !sent {
+			what = "the command was not sent"
+		}
+		return &Error{Code: CodeConnectionLost, Msg: unresponsiveMsg + what, Written: sent, Err: err}
 	case errors.Is(err, controlmode.ErrNotSent):
 		return &Error{Code: CodeConnectionLost, Msg: "the tmux control connection ended before the call was sent: " + err.Error(), Err: err}
 	case errors.Is(err, controlmode.ErrClosed):

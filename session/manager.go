@@ -25,9 +25,21 @@ type Options struct {
 	// ResyncDelay is how long a structural notification waits for others
 	// before the model is resynced in the background. Zero means 2 ms.
 	ResyncDelay time.Duration
+	// ReplyDeadline is the liveness deadline of every control client: when
+	// tmux leaves the oldest call waiting that long for its reply (a
+	// stopped server, or a prompt or menu holding the client), the client
+	// is ended and replaced, and the calls in flight fail with
+	// connection_lost (see controlmode.Options.ReplyTimeout). Zero means
+	// [DefaultReplyDeadline]; a negative value means no deadline.
+	ReplyDeadline time.Duration
 	// Logger receives connection events. Nil discards.
 	Logger *slog.Logger
 }
+
+// DefaultReplyDeadline is the default [Options.ReplyDeadline]: about a
+// hundred times what a 1 MB capture-pane took on a loaded machine (70-140
+// ms at a load average of 10 on 2 cores), so a slow reply never trips it.
+const DefaultReplyDeadline = 10 * time.Second
 
 // Socket names a tmux server: by socket name (tmux -L) or by path (tmux
 // -S), which wins. The zero Socket is the default server.
@@ -126,6 +138,12 @@ func NewManager(opts *Options) *Manager {
 	}
 	if m.opts.ResyncDelay == 0 {
 		m.opts.ResyncDelay = 2 * time.Millisecond
+	}
+	switch {
+	case m.opts.ReplyDeadline == 0:
+		m.opts.ReplyDeadline = DefaultReplyDeadline
+	case m.opts.ReplyDeadline < 0:
+		m.opts.ReplyDeadline = 0 // controlmode: no deadline
 	}
 	if m.opts.Logger == nil {
 		m.opts.Logger = slog.New(slog.DiscardHandler)

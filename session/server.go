@@ -326,6 +326,7 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	s.mainSrc = ref.src
 	s.mu.Unlock()
+	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
 	// The generation, the version and the whole model in one round trip.
 	_, epoch := s.model.needsSync()
 	cmds := append([]controlmode.Command{
@@ -382,6 +383,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 		NoStartServer:  true,
 		Logger:         s.opts.Logger,
 		Pipes:          s.opts.Pipes,
+		ReplyTimeout:   s.opts.ReplyDeadline,
 	})
 	if err != nil {
 		return nil, err
@@ -537,10 +539,13 @@ func (s *Server) sync(ctx context.Context) error {
 			return nil, nil
 		})
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeConnectionLost {
+		if errors.As(err, &e) && e.Code == CodeConnectionLost && !errors.Is(err, controlmode.ErrUnresponsive) {
 			// A resync only reads: if the client ended under it (its
 			// session killed, say), read again on the next one.
 			continue
+		}
+		if errors.Is(err, controlmode.ErrUnresponsive) {
+			return unresponsive(err, s.fmts.listCommands()) // it only read
 		}
 		if err != nil {
 			return err
@@ -582,6 +587,11 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			return nil, err
 		}
 		rs, err := s.send(ctx, c, cmds...)
+		if errors.Is(err, controlmode.ErrUnresponsive) {
+			// Not sent again: the next client would meet the same stuck
+			// tmux, and the caller can tell better when to try again.
+			return rs, unresponsive(err, cmds)
+		}
 		if (errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrClosed) && readOnly(cmds)) && attempt < 2 {
 			// The client was ending (its session killed, it was detached)
 			// and tmux never saw these commands, or saw only reads: send
@@ -595,6 +605,17 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 		}
 		return rs, fromExec(err)
 	}
+}
+
+// unresponsive is the error of cmds that a stuck client failed: a line
+// of reads changed nothing, whether or not tmux saw it.
+func unresponsive(err error, cmds []controlmode.Command) error {
+	e := fromExec(err).(*Error)
+	if readOnly(cmds) {
+		e.Written = false
+		e.Msg = unresponsiveMsg + "the call only reads: try it again"
+	}
+	return e
 }
 
 // readOnlyCommands change nothing in tmux, so a line of them may be sent

@@ -48,9 +48,10 @@ type config struct {
 	waitMax         time.Duration
 	suppressHistory bool
 	teardownOnExit  bool
-	pipes           bool   // the control client on pipes, not a pty
-	selfPane        string // TMUX_PANE
-	selfSocketPath  string // from TMUX
+	pipes           bool          // the control client on pipes, not a pty
+	replyDeadline   time.Duration // --reply-deadline: 0 = session's default, < 0 = none
+	selfPane        string        // TMUX_PANE
+	selfSocketPath  string        // from TMUX
 
 	help, version bool
 
@@ -77,6 +78,7 @@ var options = []option{
 	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
 	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
 	{"--pipes", "", "Run the control client on pipes instead of a pty: 20-38 µs less per tool call (measured), and tmux list-clients shows it with no tty."},
+	{"--reply-deadline SECONDS", "TMUX_MCP_REPLY_DEADLINE", "Liveness deadline: when tmux leaves a command unanswered this long (a stopped server, or a prompt or menu holding the control client), the calls in flight answer connection_lost and the client is replaced. Default 10; 0 turns it off."},
 	{"", "LIBTMUX_MCP_WAIT_MAX_SECONDS", "Ceiling on any one wait, in seconds: default 30, clamped to [1, 120]. A longer timeout argument is clamped, not refused."},
 	{"", "LIBTMUX_SUPPRESS_HISTORY", "run_command's default for suppress_history: unset or 1 = on, 0 = off. Anything else exits 2."},
 	{"", "TMUX, TMUX_PANE", "Set by tmux inside a pane: the pane, window, session and server this process runs in, which the kill and respawn tools refuse."},
@@ -169,6 +171,14 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("%w: LIBTMUX_SUPPRESS_HISTORY=%q: want 1 (on) or 0 (off)", errUsage, v)
 	}
 	c.waitMax = parseWaitMax(getenv("LIBTMUX_MCP_WAIT_MAX_SECONDS"), &c.warnings)
+	if v := getenv("TMUX_MCP_REPLY_DEADLINE"); v != "" {
+		d, err := parseReplyDeadline(v)
+		if err != nil {
+			// A misspelt deadline should not stop the server.
+			c.warnings = append(c.warnings, fmt.Sprintf("TMUX_MCP_REPLY_DEADLINE=%q: %v; using the default", v, err))
+		}
+		c.replyDeadline = d
+	}
 
 	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -184,6 +194,10 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
 	fs.BoolVar(&c.teardownOnExit, "teardown-on-exit", false, "")
 	fs.BoolVar(&c.pipes, "pipes", false, "")
+	fs.Func("reply-deadline", "", func(v string) (err error) {
+		c.replyDeadline, err = parseReplyDeadline(v)
+		return err
+	})
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -267,6 +281,19 @@ func parseWaitMax(v string, warnings *[]string) time.Duration {
 		d = waitMaxMax
 	}
 	return d
+}
+
+// parseReplyDeadline reads a liveness deadline in seconds: a positive
+// number, or 0 for none (returned as -1, session's "none").
+func parseReplyDeadline(v string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	switch {
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0:
+		return 0, fmt.Errorf("not a number of seconds >= 0")
+	case f == 0:
+		return -1, nil
+	}
+	return max(time.Duration(f*float64(time.Second)), time.Millisecond), nil
 }
 
 // selfSocketPath extracts the socket path from a TMUX value

@@ -73,6 +73,21 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("got %v, warnings %q", c.waitMax, c.warnings)
 			}
 		}},
+		{"reply deadline", []string{"TMUX_MCP_REPLY_DEADLINE=30"}, []string{"--reply-deadline", "2.5"}, func(t *testing.T, c *config) {
+			if c.replyDeadline != 2500*time.Millisecond || len(c.warnings) != 0 {
+				t.Errorf("got %v, warnings %q", c.replyDeadline, c.warnings)
+			}
+		}},
+		{"reply deadline off", nil, []string{"--reply-deadline=0"}, func(t *testing.T, c *config) {
+			if c.replyDeadline >= 0 {
+				t.Errorf("got %v, want a negative duration (none)", c.replyDeadline)
+			}
+		}},
+		{"reply deadline from the environment, unreadable", []string{"TMUX_MCP_REPLY_DEADLINE=soon"}, nil, func(t *testing.T, c *config) {
+			if c.replyDeadline != 0 || len(c.warnings) != 1 {
+				t.Errorf("got %v, warnings %q; want the default and a warning", c.replyDeadline, c.warnings)
+			}
+		}},
 		{"wait ceiling unreadable", []string{"LIBTMUX_MCP_WAIT_MAX_SECONDS=soon"}, nil, func(t *testing.T, c *config) {
 			if c.waitMax != 30*time.Second || len(c.warnings) != 1 {
 				t.Errorf("got %v, warnings %q", c.waitMax, c.warnings)
@@ -123,6 +138,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{nil, []string{"serve"}},
 		{nil, []string{"tools", "x"}},
 		{nil, []string{"call"}},
+		{nil, []string{"--reply-deadline", "soon"}},
+		{nil, []string{"--reply-deadline", "-1"}},
 	} {
 		if _, err := parseConfig(tc.args, envOf(tc.env...)); !errors.Is(err, errUsage) {
 			t.Errorf("env %q args %q: got %v, want a usage error", tc.env, tc.args, err)

@@ -83,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		ConfigFile: cfg.configFile,
 		Logger:     logger,
 		Pipes:      cfg.pipes,
+		// The liveness deadline: see session.Options.ReplyDeadline.
+		ReplyDeadline: cfg.replyDeadline,
 	})
 	defer manager.Close()
 	backend := mcp.NewTmuxBackend(manager, &mcp.TmuxOptions{

@@ -1,0 +1,67 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Keys sent to a pane in a mode.
+//
+// send-keys gives a key for a pane in copy mode or view mode to the mode's
+// key table (copy-mode, or copy-mode-vi with mode-keys vi) and runs the
+// command bound to it as if the client that sent send-keys had pressed the
+// key (cmd-send-keys.c, cmd_send_keys_inject_key: key_bindings_dispatch
+// with the command's client, inserted after send-keys in that client's
+// queue). For us that client is the control client. Text goes the same
+// way, a character at a time, with -l or without. Several default bindings
+// open a prompt on that client: g (goto line), f F t T (jump), C-r C-s
+// (incremental search), M-1 to M-9 (repeat count) in emacs keys; : / ? f F
+// t T and 1 to 9 in vi keys.
+//
+// From tmux 3.3, command-prompt without -b waits for its prompt to be
+// answered before the client's next command runs (CMD_RETURN_WAIT; the
+// incremental search, -i, does not wait). Nobody answers a prompt on a
+// control client: its queue stops there for good, and every later call on
+// it with it. tmux 3.2 opens the prompt and goes on.
+//
+// In every version command-prompt does nothing on a client that has a
+// prompt open already (cmd_command_prompt_exec returns at once when
+// prompt_string is set). So the main client holds a prompt of its own open
+// from the moment it attaches, and never answers it: a binding's
+// command-prompt then returns at once, and the key does nothing. Modes
+// that open prompts themselves (the filter and search of choose-tree and
+// the other tree modes, customize-mode) replace it with theirs without
+// waiting, and the client still holds a prompt. What else a binding could
+// run on the client and wait for (a user's confirm-before, display-menu, or
+// run-shell without -b) the liveness deadline catches (see
+// Options.ReplyDeadline).
+
+// holdPromptText is the held prompt's text; no one sees it, a control
+// client has no status line.
+const holdPromptText = "tmux-mcp holds this prompt so that keys it sends open none"
+
+// holdPrompt opens the prompt that client c holds. Its template is a
+// command that does nothing, in case someone answers it (send-keys -K -c,
+// 3.4+). A failure is logged: the liveness deadline still bounds a stall.
+//
+// The one difference between releases: -b (do not wait) exists from 3.3,
+// where the wait came in; 3.2 has no -b (a parse error) and never waits,
+// so there the prompt is opened without it. Asking tmux, rather than
+// reading the version, keeps a fork or a development build right too.
+func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
+	hold := func(flags ...string) error {
+		args := append(flags, "-p", holdPromptText)
+		_, err := s.send(ctx, c, controlmode.NewCommand("command-prompt", args...).Text("display-message -p ''"))
+		return err
+	}
+	err := hold("-b")
+	var ce *controlmode.CommandError
+	if errors.As(err, &ce) {
+		err = hold() // 3.2: no -b, and no wait
+	}
+	if err != nil {
+		s.opts.Logger.Warn("opening the held prompt failed; a key for a pane in a mode may stall the control client until the reply deadline", "socket", s.sock.String(), "err", err)
+	}
+}

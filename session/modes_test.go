@@ -1,0 +1,124 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// TestKeysInModesNeverStallTheClient sends, to a pane in each mode, the
+// keys whose default bindings open a prompt on the client that sent them
+// (ours), as key names, as text and as literal text, and checks that every
+// call answers on the same client. The liveness deadline is off: a stalled
+// client shows as a call that never answers, which the per-call watchdog
+// fails.
+func TestKeysInModesNeverStallTheClient(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", ReplyDeadline: -1, Logger: testLogger(t)})
+	t.Cleanup(func() { m.Close() })
+	s := m.Server(Socket{Name: fx.Socket})
+	if _, _, err := s.Capture(testCtx(t), PaneRef{}, true, CaptureArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	client := s.ConnStats()
+
+	// call runs one operation with a watchdog: generous, it catches a hang.
+	call := func(t *testing.T, what string, f func(ctx context.Context) error) error {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := f(ctx)
+		if ctx.Err() != nil {
+			t.Fatalf("%s: no answer in 10 s: the control client is stalled (%v)", what, err)
+		}
+		return err
+	}
+	emacs := []string{"g", "f", "F", "t", "T", "C-r", "C-s", "M-1", "M-9", ":", "/", "?"}
+	vi := []string{":", "/", "?", "g", "f", "F", "t", "T", "1", "9"}
+	tree := []string{":", "/", "?", "f", "x", "X", "C-s", "F1", "C-h", "g"}
+	for _, mode := range []struct {
+		name  string
+		want  string   // pane_mode once entered
+		enter []string // tmux arguments that put the pane in the mode; %P is the pane
+		keys  []string
+	}{
+		{"copy-mode emacs", "copy-mode", []string{"copy-mode", "-t", "%P"}, emacs},
+		{"copy-mode vi", "copy-mode", []string{"copy-mode", "-t", "%P"}, vi},
+		// run-shell -t prints to the pane, in view mode.
+		{"view-mode", "view-mode", []string{"run-shell", "-t", "%P", "echo viewed"}, emacs},
+		{"tree-mode", "tree-mode", []string{"choose-tree", "-t", "%P"}, tree},
+		{"clock-mode", "clock-mode", []string{"clock-mode", "-t", "%P"}, []string{"g", ":"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			keys := "emacs"
+			if strings.HasSuffix(mode.name, " vi") {
+				keys = "vi"
+			}
+			fx.Tmux(t, "set-option", "-g", "mode-keys", keys)
+			pane := fx.Tmux(t, "new-window", "-d", "-P", "-F", "#{pane_id}")
+			ref := PaneRef{PaneID: pane}
+			enter := func(t *testing.T) {
+				t.Helper()
+				args := make([]string, len(mode.enter))
+				for i, a := range mode.enter {
+					args[i] = strings.ReplaceAll(a, "%P", pane)
+				}
+				fx.Tmux(t, args...)
+				if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}"); got != mode.want {
+					t.Skipf("%s: pane_mode %q, want %q: this tmux has no such mode here", mode.name, got, mode.want)
+				}
+			}
+			enter(t)
+			sends := []SendKeysArgs{}
+			for _, k := range mode.keys {
+				sends = append(sends, SendKeysArgs{Keys: k})
+			}
+			sends = append(sends,
+				SendKeysArgs{Keys: "go fetch the tea"},           // text, not a key name: a key at a time
+				SendKeysArgs{Keys: "got it :/?", Literal: true},  // literal text goes the same way
+				SendKeysArgs{Keys: "g", Enter: true},             // and Enter after it
+				SendKeysArgs{Keys: "M-1", SuppressHistory: true}) // a space first
+			for _, a := range sends {
+				err := call(t, "send_keys "+a.Keys, func(ctx context.Context) error {
+					_, err := s.SendKeys(ctx, ref, a)
+					return err
+				})
+				if err != nil {
+					t.Errorf("send_keys %q: %v", a.Keys, err)
+				}
+				if mode.name == "clock-mode" || mode.name == "tree-mode" {
+					// A key can end these modes; put the pane back.
+					if fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {
+						enter(t)
+					}
+				}
+			}
+			// Every other call still answers.
+			if err := call(t, "capture", func(ctx context.Context) error {
+				_, _, err := s.Capture(ctx, ref, false, CaptureArgs{})
+				return err
+			}); err != nil {
+				t.Errorf("capture: %v", err)
+			}
+			if err := call(t, "list panes", func(ctx context.Context) error {
+				_, err := s.Panes(ctx, PaneScope{})
+				return err
+			}); err != nil {
+				t.Errorf("list panes: %v", err)
+			}
+			if err := call(t, "exit_copy_mode", func(ctx context.Context) error {
+				_, err := s.ExitCopyMode(ctx, ref)
+				return err
+			}); err != nil {
+				t.Errorf("exit_copy_mode: %v", err)
+			}
+		})
+	}
+	if got := s.ConnStats(); got.Pid != client.Pid || got.Dials != client.Dials {
+		t.Errorf("control client pid %d after %d dials; want the first, %d after %d", got.Pid, got.Dials, client.Pid, client.Dials)
+	}
+}
