@@ -37,11 +37,14 @@ import (
 //   - In 3.2, capture-pane -J pads every line with spaces to the pane's
 //     width; later releases stop at the last cell written.
 //
-// Two differences need nothing here: %config-error (3.4 and later) is
-// parsed on every release and changes nothing in the model; and the
+// Three differences are not answered here: %config-error (3.4 and later)
+// is parsed on every release and changes nothing in the model; the
 // no-detach-on-destroy client flag (3.6 and later) is not used, because the
 // version is known only after our client has attached, and on every
-// release a client of ours leaves a session before it is killed.
+// release a client of ours leaves a session before it is killed; and
+// command-prompt -b (3.3 and later, where the wait it avoids came in) is
+// tried and dropped on refusal by holdPrompt (modes.go), which runs before
+// the version is read.
 type release struct {
 	version      string // as #{version} prints it: "3.3a", "next-3.6", "master"
 	major, minor int    // 0.0 when the version could not be read
