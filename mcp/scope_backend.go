@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"context"
+	"slices"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// placement implements scopeSource: the model's placement of the server
+// sock names, and which of its sessions this process owns in that
+// placement's generation.
+func (b *TmuxBackend) placement(ctx context.Context, sock Socket, fresh bool) (session.Placement, func(string) bool, error) {
+	srv := b.server(sock)
+	pl, err := srv.Placement(ctx, fresh)
+	if err != nil {
+		return session.Placement{}, nil, err
+	}
+	gen := pl.Generation
+	return pl, func(id string) bool { return gen != "" && srv.Owns(gen, id) }, nil
+}
+
+// scopedBackend is the Backend a server under the owned scope calls: the
+// listings, searches and counts of the given one, cut to the sessions in
+// scope. Every other method is the given one's; the scope check before a
+// call (scopePolicy.check) keeps them on targets in scope.
+type scopedBackend struct {
+	Backend
+	p *scopePolicy
+}
+
+// keep returns the predicate "session id is in scope" on the server sock
+// names, read after the listing it filters.
+func (b scopedBackend) keep(ctx context.Context, sock Socket) (func(id string) bool, error) {
+	v, err := b.p.newView(ctx, sock)
+	if err != nil {
+		return nil, err
+	}
+	return v.inScopeID, nil
+}
+
+func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List[SessionInfo], error) {
+	l, err := b.Backend.ListSessions(ctx, in)
+	if err != nil {
+		return l, err
+	}
+	keep, err := b.keep(ctx, in.Socket)
+	if err != nil {
+		return List[SessionInfo]{}, err
+	}
+	l.Result = slices.DeleteFunc(l.Result, func(s SessionInfo) bool { return !keep(s.SessionID) })
+	return l, nil
+}
+
+func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (ServerInfo, error) {
+	info, err := b.Backend.GetServerInfo(ctx, in)
+	if err != nil || !info.IsAlive {
+		return info, err
+	}
+	v, err := b.p.newView(ctx, in.Socket)
+	if err != nil {
+		return ServerInfo{}, err
+	}
+	info.SessionCount = 0
+	for _, s := range v.pl.Sessions {
+		if v.inScope(s) {
+			info.SessionCount++
+		}
+	}
+	return info, nil
+}
+
+func (b scopedBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[WindowInfo], error) {
+	l, err := b.Backend.ListWindows(ctx, in)
+	if err != nil {
+		return l, err
+	}
+	keep, err := b.keep(ctx, in.Socket)
+	if err != nil {
+		return List[WindowInfo]{}, err
+	}
+	l.Result = slices.DeleteFunc(l.Result, func(w WindowInfo) bool { return !keep(w.SessionID) })
+	return l, nil
+}
+
+func (b scopedBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
+	l, err := b.Backend.ListPanes(ctx, in)
+	if err != nil {
+		return l, err
+	}
+	keep, err := b.keep(ctx, in.Socket)
+	if err != nil {
+		return List[PaneInfo]{}, err
+	}
+	l.Result = slices.DeleteFunc(l.Result, func(p PaneInfo) bool { return !keep(p.SessionID) })
+	return l, nil
+}
+
+// SearchPanes searches every pane, cuts the matches to the scope, and
+// pages what is left, so that a page holds limit panes in scope.
+func (b scopedBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (SearchPanesResult, error) {
+	all := in
+	all.Offset, all.Limit = 0, 0
+	res, err := b.Backend.SearchPanes(ctx, all)
+	if err != nil {
+		return res, err
+	}
+	keep, err := b.keep(ctx, in.Socket)
+	if err != nil {
+		return SearchPanesResult{}, err
+	}
+	matches := slices.DeleteFunc(res.Matches, func(m PaneContentMatch) bool { return !keep(m.SessionID) })
+	out := SearchPanesResult{TotalPanesMatched: len(matches), Offset: in.Offset}
+	for _, m := range matches {
+		// A pane whose matching lines were cut holds as many as were kept.
+		out.Truncated = out.Truncated || len(m.MatchedLines) >= in.MaxMatchedLinesPerPane
+	}
+	page := matches[min(in.Offset, len(matches)):]
+	if in.Limit > 0 {
+		limit := in.Limit
+		out.Limit = &limit
+		if len(page) > limit {
+			for _, m := range page[limit:] {
+				out.TruncatedPanes = append(out.TruncatedPanes, m.PaneID)
+			}
+			page = page[:limit]
+			out.Truncated = true
+		}
+	}
+	out.Matches = page
+	return out, nil
+}
