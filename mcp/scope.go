@@ -443,7 +443,7 @@ func (v *view) checkTargets(ctx context.Context, ts []target) *ToolError {
 func (v *view) denyIn(t target, id string, linked bool) *ToolError {
 	what := t.String()
 	if v.p.scope == ScopeOwned {
-		return v.p.deny(what, "to allow a borrowed session, the user starts the server with --allow-session NAME")
+		return v.p.deny(what, "to let it in, the user starts the server with --allow-session NAME")
 	}
 	s, _ := v.sessionOf(id, "")
 	if t.kind != "session" || t.name {

@@ -1,0 +1,76 @@
+package mcp
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestScopeTableComplete: every tool of the catalogue has a scope class,
+// and every argument that can name a session, window or pane is one that
+// targetsOf reads, so a new tool or argument cannot slip past the check.
+func TestScopeTableComplete(t *testing.T) {
+	read := []string{"pane_id", "window_id", "session_id", "session_name", "source_pane_id", "target_pane_id",
+		"destination_session", "cursor", "operations", "scope", "target", "global_"}
+	// Arguments that name no session, window or pane (checked by hand).
+	other := []string{"socket_name", "window_index", "direction", "extra_socket_paths", "filters", "sessionId",
+		"generation", "buffer_name", "channel", "output_path", "start_directory", "shell", "new_name", "window_name",
+		"destination_index", "max_matched_lines_per_pane"}
+	for _, d := range catalogue() {
+		a, ok := toolAccess[d.name]
+		if !ok {
+			t.Errorf("%s has no scope class in toolAccess", d.name)
+		}
+		for name := range d.spec.schema.Properties {
+			if slices.Contains(read, name) && a == accessNone && !d.batch && d.name != "create_session" { // its session_name is the new one's
+				t.Errorf("%s: argument %s names a target, but the tool is accessNone", d.name, name)
+			}
+			if slices.Contains(other, name) || slices.Contains(read, name) || !looksLikeTarget(name) {
+				continue
+			}
+			t.Errorf("%s: argument %s may name a target that targetsOf does not read", d.name, name)
+		}
+	}
+	for name := range toolAccess {
+		if lookupTool(name) == nil {
+			t.Errorf("toolAccess names %s, which is no tool", name)
+		}
+	}
+}
+
+func looksLikeTarget(name string) bool {
+	for _, w := range []string{"pane", "window", "session", "target", "client", "source", "destination"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestParseScope(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Scope
+		ok   bool
+	}{{"", ScopeAll, true}, {"all", ScopeAll, true}, {"owned-write", ScopeOwnedWrite, true},
+		{"owned", ScopeOwned, true}, {"Owned", ScopeOwned, false}, {"none", ScopeOwned, false}} {
+		if got, ok := ParseScope(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("ParseScope(%q): got %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestScopeWithoutSource: under an owned scope, a Backend that cannot say
+// where things are gets every targeted call refused, never run; a bad
+// --allow-session glob is a usage error.
+func TestScopeWithoutSource(t *testing.T) {
+	cs := connect(t, UnimplementedBackend{}, &Options{Scope: "owned-write"}, "2025-11-25")
+	e := envelopeOf(t, call(t, cs, "send_keys", map[string]any{"pane_id": "%1", "keys": "x"}))
+	if e.Code != CodeTargetDenied || e.Effects != EffectsNone {
+		t.Errorf("got %+v, want target_denied with effects none", e)
+	}
+	if _, err := NewServer(UnimplementedBackend{}, &Options{AllowSessions: []string{"["}}); !errors.Is(err, ErrUsage) {
+		t.Errorf("bad glob: got %v, want a usage error", err)
+	}
+}
