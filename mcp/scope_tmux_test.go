@@ -372,3 +372,77 @@ func TestScopeCreatedSessionInScopeAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestScopeBatchRows: a batch row is a call of its own, checked as one:
+// rows aimed at a borrowed session fail target_denied, nothing of them
+// reaches tmux, the rows aimed at the agent's session run, and under owned
+// a read-only batch's listings hold the agent's session only.
+func TestScopeBatchRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	env := newScopeEnv(t, "owned", nil)
+	dir := t.TempDir()
+	heard := filepath.Join(dir, "borrowed.out")
+	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >"+heard)
+	b := idsOf(t, env, "borrowed")
+	var info SessionInfo
+	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
+	row := func(tool string, args map[string]any) map[string]any {
+		return map[string]any{"tool": tool, "arguments": args}
+	}
+	var res ToolCallBatchResult
+	env.ok(t, "call_destructive_tools_batch", map[string]any{"on_error": "continue", "operations": []any{
+		row("send_keys", map[string]any{"pane_id": b.pane, "keys": "x"}),
+		row("kill_session", map[string]any{"session_name": "borrowed"}),
+		row("set_option", map[string]any{"option": "status", "value": "off", "global_": true}),
+		row("send_keys", map[string]any{"pane_id": info.ActivePaneID, "keys": "true", "enter": false}),
+		row("list_sessions", nil),
+	}}, &res)
+	for i, r := range res.Results[:3] {
+		if r.Success || !strings.HasPrefix(r.Error, CodeTargetDenied) {
+			t.Errorf("row %d (%s): got %+v, want target_denied", i, r.Tool, r)
+		}
+	}
+	if !res.Results[3].Success || !res.Results[4].Success {
+		t.Errorf("rows on the agent's session: got %+v", res.Results[3:])
+	}
+	if s := string(res.Results[4].StructuredContent); strings.Contains(s, "borrowed") || !strings.Contains(s, "agent") {
+		t.Errorf("list_sessions row: got %s, want the agent's session only", s)
+	}
+	if got, err := os.ReadFile(heard); err != nil || len(got) != 0 {
+		t.Fatalf("the borrowed pane received %q (%v)", got, err)
+	}
+	if _, err := env.fx.TryTmux("has-session", "-t", b.session); err != nil {
+		t.Fatalf("the borrowed session is gone: %v", err)
+	}
+}
+
+// TestScopeLinkedWindow: a window linked into the agent's session and a
+// borrowed one is in scope only if every session it is in is: its panes
+// are refused by pane id and by window id, and the agent's other windows
+// still work.
+func TestScopeLinkedWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	for _, scope := range []string{"owned-write", "owned"} {
+		t.Run(scope, func(t *testing.T) {
+			env := newScopeEnv(t, scope, nil)
+			env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >/dev/null")
+			var info SessionInfo
+			env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
+			var w WindowInfo
+			env.ok(t, "create_window", map[string]any{"session_id": info.SessionID}, &w)
+			own := idsOf(t, env, info.SessionID+":0")
+			// The user links the agent's first window into their session.
+			env.fx.Tmux(t, "link-window", "-d", "-s", own.window, "-t", "borrowed:7")
+			for _, args := range []map[string]any{{"pane_id": own.pane}, {"window_id": own.window}} {
+				args["keys"] = "x"
+				wantCode(t, env.fail(t, "send_keys", args), CodeTargetDenied)
+			}
+			wantCode(t, env.fail(t, "kill_window", map[string]any{"window_id": own.window}), CodeTargetDenied)
+			env.ok(t, "send_keys", map[string]any{"window_id": w.WindowID, "keys": "x", "enter": false}, nil)
+		})
+	}
+}
