@@ -74,3 +74,29 @@ func TestScopeWithoutSource(t *testing.T) {
 		t.Errorf("bad glob: got %v, want a usage error", err)
 	}
 }
+
+// TestScopeRulesAgree: the README's words for a tool agree with its class
+// where a class decides them.
+func TestScopeRulesAgree(t *testing.T) {
+	for name := range scopeToolWords {
+		if lookupTool(name) == nil {
+			t.Errorf("scopeToolWords names %s, which is no tool", name)
+		}
+	}
+	for _, r := range ScopeRules() {
+		switch toolAccess[r.Tool] {
+		case accessServer:
+			if !strings.HasPrefix(r.OwnedWrite, "refused") || !strings.HasPrefix(r.Owned, "refused") {
+				t.Errorf("%s is refused under both owned scopes, but its rule says %+v", r.Tool, r)
+			}
+		case accessWrite:
+			if strings.HasPrefix(r.OwnedWrite, "anything") || strings.HasPrefix(r.Owned, "anything") {
+				t.Errorf("%s changes sessions, but its rule says %+v", r.Tool, r)
+			}
+		case accessRead, accessList:
+			if strings.HasPrefix(r.Owned, "anything") {
+				t.Errorf("%s is checked under owned, but its rule says %+v", r.Tool, r)
+			}
+		}
+	}
+}
