@@ -129,6 +129,19 @@ var toolAccess = map[string]access{
 	"show_hooks": accessRead, "show_hook": accessRead,
 }
 
+// serverOptions are tmux's server options (show-options -s) in 3.2 to
+// 3.7: set-option files them in the server's table whatever target it is
+// given. A test checks the running tmux has no other.
+var serverOptions = map[string]bool{
+	"backspace": true, "buffer-limit": true, "codepoint-widths": true, "command-alias": true,
+	"copy-command": true, "default-client-command": true, "default-terminal": true, "editor": true,
+	"escape-time": true, "exit-empty": true, "exit-unattached": true, "extended-keys": true,
+	"extended-keys-format": true, "focus-events": true, "get-clipboard": true, "history-file": true,
+	"input-buffer-size": true, "message-limit": true, "prefix-timeout": true, "prompt-history-limit": true,
+	"set-clipboard": true, "terminal-features": true, "terminal-overrides": true, "user-keys": true,
+	"variation-selector-always-wide": true,
+}
+
 // globalWithoutSession names the tools for which naming no session means
 // the server's global table, not the default session.
 var globalWithoutSession = map[string]bool{"show_environment": true, "set_environment": true}
@@ -377,6 +390,11 @@ func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError 
 	f := inputFields(in)
 	ts, server, undecidable := targetsOf(d, f)
 	write := a == accessWrite
+	if o, ok := f["option"]; ok && write && serverOptions[strings.SplitN(o.String(), "[", 2)[0]] {
+		// tmux files a server option in the server's table whatever
+		// target it is given: set-option -t mine escape-time 0 is global.
+		return p.deny(d.name+" of server option "+o.String(), "server options are tmux's own, for every session")
+	}
 	if server {
 		if write || p.scope == ScopeOwned {
 			return p.deny(d.name+" on the server-wide table", "name a session, window or pane in scope instead")

@@ -446,3 +446,36 @@ func TestScopeLinkedWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestScopeServerOptions: tmux files a server option in the server's table
+// whatever target set-option is given, so under owned-write set_option of
+// one is refused even on the agent's own session, and nothing changes; a
+// session option of its own session is set. The running tmux has no
+// server option the check does not know.
+func TestScopeServerOptions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	env := newScopeEnv(t, "owned-write", nil)
+	listed := env.fx.Tmux(t, "start-server", ";", "show-options", "-s")
+	if !strings.Contains(listed, "escape-time") {
+		t.Fatalf("show-options -s: got %q, want the server options", listed)
+	}
+	for _, line := range strings.Split(listed, "\n") {
+		name, _, _ := strings.Cut(strings.Fields(line + " x")[0], "[")
+		if line != "" && !serverOptions[name] {
+			t.Errorf("tmux has server option %q, which serverOptions lacks", name)
+		}
+	}
+	var info SessionInfo
+	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
+	before := env.fx.Tmux(t, "show-options", "-s", "escape-time")
+	for _, option := range []string{"escape-time", "command-alias[9]"} {
+		e := env.fail(t, "set_option", map[string]any{"option": option, "value": "7", "scope": "session", "target": "agent"})
+		wantCode(t, e, CodeTargetDenied)
+	}
+	if after := env.fx.Tmux(t, "show-options", "-s", "escape-time"); after != before {
+		t.Errorf("escape-time: got %q, want %q", after, before)
+	}
+	env.ok(t, "set_option", map[string]any{"option": "status-left", "value": "x", "scope": "session", "target": "agent"}, nil)
+}
