@@ -32,7 +32,7 @@ var scopeToolWords = map[string][2]string{
 	"send_keys_batch":              {"every row's target in scope, else nothing is sent", "every row's target in scope, else nothing is sent"},
 	"capture_since":                {"anything", "the cursor's or target's pane in scope"},
 	"show_option":                  {"anything", "a session, window or pane table in scope, named by target"},
-	"set_option":                   {"a session, window or pane table in scope, named by target", "a session, window or pane table in scope, named by target"},
+	"set_option":                   {"a session, window or pane table in scope, named by target; no server options", "a session, window or pane table in scope, named by target; no server options"},
 	"show_hooks":                   {"anything", "a session, window or pane table in scope, named by target"},
 	"show_hook":                    {"anything", "a session, window or pane table in scope, named by target"},
 	"show_environment":             {"anything", "a session in scope; not the global environment"},
