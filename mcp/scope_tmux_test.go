@@ -206,7 +206,7 @@ func scopeHostile(t *testing.T, scope Scope) {
 		}
 	}
 	if scope == ScopeOwned {
-		scopeResources(t, env, b, leaks)
+		scopeResources(t, env, b, own, leaks)
 	}
 	// The borrowed panes heard nothing: a byte to either would be in heard.
 	if got, err := os.ReadFile(heard); err != nil || len(got) != 0 {
@@ -220,7 +220,7 @@ func scopeHostile(t *testing.T, scope Scope) {
 
 // scopeResources checks, under owned, that the tmux:// resources and
 // subscriptions neither show nor watch the borrowed session.
-func scopeResources(t *testing.T, env *tmuxEnv, b scopeIDs, leaks func(string) bool) {
+func scopeResources(t *testing.T, env *tmuxEnv, b, own scopeIDs, leaks func(string) bool) {
 	t.Helper()
 	res, err := env.cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: "tmux://sessions"})
 	if err != nil {
@@ -239,6 +239,14 @@ func scopeResources(t *testing.T, env *tmuxEnv, b scopeIDs, leaks func(string) b
 		}
 		if err := env.cs.Subscribe(t.Context(), &sdk.SubscribeParams{URI: uri}); err == nil {
 			t.Errorf("subscribe %s: accepted", uri)
+		}
+	}
+	for _, uri := range []string{"tmux://sessions/agent", "tmux://sessions/agent/windows/0", "tmux://panes/" + own.pane} {
+		if _, err := env.cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: uri}); err != nil {
+			t.Errorf("%s: %v", uri, err)
+		}
+		if err := env.cs.Subscribe(t.Context(), &sdk.SubscribeParams{URI: uri}); err != nil {
+			t.Errorf("subscribe %s: %v", uri, err)
 		}
 	}
 }
