@@ -54,7 +54,7 @@ func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (Lis
 
 func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (ServerInfo, error) {
 	info, err := b.Backend.GetServerInfo(ctx, in)
-	if err != nil || !info.IsAlive {
+	if err != nil || !info.IsAlive || info.SessionCount == 0 {
 		return info, err
 	}
 	v, err := b.p.newView(ctx, in.Socket)

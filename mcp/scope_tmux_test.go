@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
@@ -486,4 +487,47 @@ func TestScopeServerOptions(t *testing.T) {
 		t.Errorf("escape-time: got %q, want %q", after, before)
 	}
 	env.ok(t, "set_option", map[string]any{"option": "status-left", "value": "x", "scope": "session", "target": "agent"}, nil)
+}
+
+// TestScopeAfterServerRestart: ownership belongs to one generation of the
+// tmux server. After a restart, a session with the same id and name as the
+// agent's old one is borrowed: refused, and under owned not listed.
+func TestScopeAfterServerRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	env := newScopeEnv(t, "owned", nil)
+	var info SessionInfo
+	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
+	env.ok(t, "send_keys", map[string]any{"session_id": info.SessionID, "keys": "x", "enter": false}, nil)
+	env.fx.Kill(t)
+	heard := filepath.Join(t.TempDir(), "heard")
+	env.fx.NewSession(t, "agent", "sh", "-c", "exec cat >"+heard)
+	if got := idsOf(t, env, "agent"); got.session != info.SessionID {
+		t.Skipf("the new server numbered its session %s, not %s", got.session, info.SessionID)
+	}
+	srv := env.manager.Server(session.Socket{Name: env.fx.Socket})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		// The engine reconnects on the next call once it has seen its old
+		// client end; that end is its own state, with no event to wait on.
+		list, err := srv.Sessions(t.Context())
+		if err == nil && len(list) == 1 && list[0].Generation != info.Generation {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the engine never saw the new server: %v %v", list, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	e := env.fail(t, "send_keys", map[string]any{"session_id": info.SessionID, "keys": "x"})
+	wantCode(t, e, CodeTargetDenied)
+	var sessions List[SessionInfo]
+	env.ok(t, "list_sessions", nil, &sessions)
+	if len(sessions.Result) != 0 {
+		t.Errorf("list_sessions: got %+v, want none in scope", sessions.Result)
+	}
+	if got, err := os.ReadFile(heard); err != nil || len(got) != 0 {
+		t.Fatalf("the new server's pane received %q (%v)", got, err)
+	}
 }
