@@ -180,6 +180,8 @@ func (p *scopePolicy) allowed(name string) bool {
 // not, the owned scopes refuse every call that names a session.
 type scopeSource interface {
 	placement(ctx context.Context, sock Socket, fresh bool) (session.Placement, func(id string) bool, error)
+	// sessionsOf reads fresh which sessions each pane or window id is in.
+	sessionsOf(ctx context.Context, sock Socket, ids []string) (map[string][]string, error)
 }
 
 // view is the scope as it stands on one server at one moment.
@@ -432,7 +434,44 @@ func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError 
 		}
 		return p.deny(what, "name a target in scope")
 	}
-	return v.checkTargets(ctx, ts)
+	if te := v.checkTargets(ctx, ts); te != nil || !write {
+		return te
+	}
+	return v.recheck(ctx, ts)
+}
+
+// recheck places the panes and windows of a change that the model let
+// through once more, read fresh from tmux: the model learns of a pane
+// another client moved only if a client of ours is attached to a session
+// it left or joined. It costs one read-only round trip.
+func (v *view) recheck(ctx context.Context, ts []target) *ToolError {
+	var ids []string
+	for _, t := range ts {
+		if t.kind != "session" && !slices.Contains(ids, t.id) {
+			ids = append(ids, t.id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	now, err := v.src.sessionsOf(ctx, v.sock, ids)
+	if err != nil {
+		return classify(err)
+	}
+	for _, t := range ts {
+		if t.kind == "session" {
+			continue
+		}
+		if len(now[t.id]) == 0 {
+			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
+		}
+		for _, id := range now[t.id] {
+			if !v.inScopeID(id) {
+				return v.denyIn(t, id, len(now[t.id]) > 1)
+			}
+		}
+	}
+	return nil
 }
 
 // checkTargets refuses targets that are outside the scope, or not found.

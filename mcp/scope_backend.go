@@ -20,6 +20,11 @@ func (b *TmuxBackend) placement(ctx context.Context, sock Socket, fresh bool) (s
 	return pl, func(id string) bool { return gen != "" && srv.Owns(gen, id) }, nil
 }
 
+// sessionsOf implements scopeSource.
+func (b *TmuxBackend) sessionsOf(ctx context.Context, sock Socket, ids []string) (map[string][]string, error) {
+	return b.server(sock).SessionsOf(ctx, ids)
+}
+
 // scopedBackend is the Backend a server under the owned scope calls: the
 // listings, searches and counts of the given one, cut to the sessions in
 // scope. Every other method is the given one's; the scope check before a

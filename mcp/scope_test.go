@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
 // TestScopeTableComplete: every tool of the catalogue has a scope class,
@@ -98,5 +101,59 @@ func TestScopeRulesAgree(t *testing.T) {
 				t.Errorf("%s is checked under owned, but its rule says %+v", r.Tool, r)
 			}
 		}
+	}
+}
+
+// fakeScope is a Backend whose model (placement) and fresh reads
+// (sessionsOf) can disagree, as they do after a move tmux reported to no
+// client of ours.
+type fakeScope struct {
+	UnimplementedBackend
+	pl  session.Placement
+	now map[string][]string
+}
+
+func (f fakeScope) placement(context.Context, Socket, bool) (session.Placement, func(string) bool, error) {
+	return f.pl, func(id string) bool { return id == "$1" }, nil
+}
+
+func (f fakeScope) sessionsOf(context.Context, Socket, []string) (map[string][]string, error) {
+	return f.now, nil
+}
+
+// TestScopeRecheck: a change the model lets through is placed once more
+// from a fresh read, and refused if the pane is no longer in scope; a read
+// trusts the model.
+func TestScopeRecheck(t *testing.T) {
+	pl := session.Placement{
+		Sessions:   []session.Session{{ID: "$0", Name: "user"}, {ID: "$1", Name: "agent"}},
+		Windows:    []session.Window{{ID: "@1", SessionID: "$1"}},
+		Panes:      []session.Pane{{ID: "%1", WindowID: "@1", SessionID: "$1"}},
+		Generation: "1:1",
+	}
+	for _, tc := range []struct {
+		name string
+		now  []string // the sessions %1 is in, read fresh
+		tool string
+		want string
+	}{
+		{"moved out", []string{"$0"}, "send_keys", CodeTargetDenied},
+		{"linked out", []string{"$1", "$0"}, "send_keys", CodeTargetDenied},
+		{"gone", nil, "send_keys", CodeNotFound},
+		{"still in", []string{"$1"}, "send_keys", CodeInternal}, // reached the backend
+		{"a read", []string{"$0"}, "capture_pane", CodeInternal},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := fakeScope{pl: pl, now: map[string][]string{"%1": tc.now}}
+			cs := connect(t, b, &Options{Scope: "owned"}, "2025-11-25")
+			args := map[string]any{"pane_id": "%1"}
+			if tc.tool == "send_keys" {
+				args["keys"] = "x"
+			}
+			e := envelopeOf(t, call(t, cs, tc.tool, args))
+			if e.Code != tc.want {
+				t.Errorf("got %+v, want %s", e, tc.want)
+			}
+		})
 	}
 }

@@ -50,6 +50,16 @@ func TestPlacement(t *testing.T) {
 	if !slices.Equal(in, []string{"a", "b"}) {
 		t.Errorf("pane %s: got rows in sessions %q, want a and b", pane, in)
 	}
+	now, err := s.SessionsOf(ctx, []string{pane, win, "%99999"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(now[pane]) != 2 || len(now[win]) != 2 || len(now["%99999"]) != 0 {
+		t.Errorf("SessionsOf: got %q, want the pane and the window in two sessions, no entry for %%99999", now)
+	}
+	if _, err := s.SessionsOf(ctx, []string{"a:0"}); err == nil {
+		t.Error("SessionsOf accepted a target that is no id")
+	}
 	if p, ok := CursorPane("capture-since-v1:1:2:%7:0"); !ok || p != "%7" {
 		t.Errorf("CursorPane: got %q, %v", p, ok)
 	}
