@@ -3,10 +3,12 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
@@ -256,18 +258,11 @@ func (v *view) defaultSession(inScope bool) (session.Session, bool) {
 	return best, found
 }
 
-func idNumber(id string) int { return atoiOr(strings.TrimLeft(id, "$@%"), 1<<62) }
-
-func atoiOr(s string, def int) int {
-	n := 0
-	if s == "" {
-		return def
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' || n > 1<<40 {
-			return def
-		}
-		n = n*10 + int(s[i]-'0')
+// idNumber is the number of a tmux id ($3 is 3); a malformed one sorts last.
+func idNumber(id string) int {
+	n, err := strconv.Atoi(strings.TrimLeft(id, "$@%"))
+	if err != nil || n < 0 {
+		return math.MaxInt
 	}
 	return n
 }
@@ -673,7 +668,10 @@ func orWord(s, def string) string {
 
 // isID reports whether s is sigil followed by digits.
 func isID(s string, sigil byte) bool {
-	return len(s) > 1 && s[0] == sigil && atoiOr(s[1:], -1) >= 0
+	if len(s) < 2 || s[0] != sigil {
+		return false
+	}
+	return strings.Trim(s[1:], "0123456789") == ""
 }
 
 // inputFields returns the fields of the input in points to, by JSON name,
