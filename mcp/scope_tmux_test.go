@@ -133,7 +133,9 @@ func scopeHostile(t *testing.T, scope Scope) {
 	env := newScopeEnv(t, scope.String(), nil)
 	dir := t.TempDir()
 	heard := filepath.Join(dir, "borrowed.out")
-	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >"+heard)
+	// The borrowed pane shows a secret (split so that the command line
+	// itself does not), then records any byte it is sent.
+	env.fx.NewSession(t, "borrowed", "sh", "-c", "echo SEC''RET-42; exec cat >"+heard)
 	env.fx.Tmux(t, "new-window", "-d", "-t", "borrowed:", "sh", "-c", "exec cat >>"+heard)
 	b := idsOf(t, env, "borrowed:0")
 	var info SessionInfo
@@ -144,7 +146,7 @@ func scopeHostile(t *testing.T, scope Scope) {
 
 	// leaks reports whether text names the borrowed session.
 	leaks := func(text string) bool {
-		for _, s := range []string{`"` + b.pane + `"`, `"` + b.window + `"`, `"` + b.session + `"`, "borrowed"} {
+		for _, s := range []string{`"` + b.pane + `"`, `"` + b.window + `"`, `"` + b.session + `"`, "borrowed", "SECRET-42"} {
 			if strings.Contains(text, s) {
 				return true
 			}
@@ -208,6 +210,20 @@ func scopeHostile(t *testing.T, scope Scope) {
 	}
 	if scope == ScopeOwned {
 		scopeResources(t, env, b, own, leaks)
+		// The secret is on the borrowed pane's screen (the agent may read
+		// it under owned-write), but no search or default read finds it.
+		if got := env.fx.Tmux(t, "capture-pane", "-p", "-t", b.pane); !strings.Contains(got, "SECRET-42") {
+			t.Fatalf("the borrowed pane shows %q, want the secret", got)
+		}
+		for _, tool := range []string{"search_panes", "capture_pane", "snapshot_pane"} {
+			args := map[string]any{"pattern": "SECRET"}
+			if tool != "search_panes" {
+				args = nil
+			}
+			if res := call(t, env.cs, tool, args); leaks(textOf(res)) {
+				t.Errorf("%s %v: got %s, which reveals the borrowed pane", tool, args, textOf(res))
+			}
+		}
 	}
 	// The borrowed panes heard nothing: a byte to either would be in heard.
 	if got, err := os.ReadFile(heard); err != nil || len(got) != 0 {
