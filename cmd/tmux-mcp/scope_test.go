@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 func TestParseConfigScope(t *testing.T) {
@@ -46,4 +48,37 @@ func TestScopeUsage(t *testing.T) {
 	if code != exitOK || !strings.Contains(stderr, "invalid scope") || !strings.Contains(stdout, "list_sessions") {
 		t.Fatalf("bad scope: got exit %d, stdout %q, stderr %q; want exit 0 and a warning", code, stdout, stderr)
 	}
+}
+
+// TestScopeOverStdio: the flags reach the server: under --scope owned
+// with --allow-session, the agent lists only the lent session and its own,
+// and is refused the other borrowed one.
+func TestScopeOverStdio(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "user", "sh", "-c", "exec cat >/dev/null")
+	fx.NewSession(t, "lent", "sh", "-c", "exec cat >/dev/null")
+	c := startClient(t, fx, "2025-11-25", []string{"--scope", "owned", "--allow-session", "le*"})
+	var made struct {
+		SessionID string `json:"session_id"`
+	}
+	c.ok(t, "create_session", map[string]any{"session_name": "agent"}, &made)
+	var list struct {
+		Result []struct {
+			SessionName string `json:"session_name"`
+		} `json:"result"`
+	}
+	c.ok(t, "list_sessions", nil, &list)
+	var names []string
+	for _, s := range list.Result {
+		names = append(names, s.SessionName)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"agent", "lent"}) {
+		t.Errorf("list_sessions: got %q, want agent and lent", names)
+	}
+	if e := c.fail(t, "send_keys", map[string]any{"session_name": "user", "keys": "x"}); e.Code != "target_denied" || e.Effects != "none" {
+		t.Errorf("send_keys to user: got %+v, want target_denied with effects none", e)
+	}
+	c.ok(t, "send_keys", map[string]any{"session_name": "lent", "keys": "x", "enter": false}, nil)
 }
