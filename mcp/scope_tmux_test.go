@@ -40,8 +40,9 @@ var targetKeys = []string{"pane_id", "window_id", "window_index", "session_id", 
 	"source_pane_id", "target_pane_id", "destination_session", "cursor", "operations", "scope", "target", "global_"}
 
 // targetForms are the ways a call can name the borrowed session b (whose
-// second window has index 1), given the agent's own ids.
-func targetForms(b, own scopeIDs, gen string) []map[string]any {
+// second window has index 1), given the agent's own ids and a
+// capture_since cursor of b's pane.
+func targetForms(b, own scopeIDs, cursor string) []map[string]any {
 	op := func(k, v string) map[string]any {
 		return map[string]any{"operations": []any{map[string]any{"keys": "x", k: v}}}
 	}
@@ -53,7 +54,7 @@ func targetForms(b, own scopeIDs, gen string) []map[string]any {
 		{"source_pane_id": own.pane, "target_pane_id": b.pane}, {"source_pane_id": b.pane, "target_pane_id": own.pane},
 		{"window_id": own.window, "destination_session": "borrowed"},
 		{"window_id": own.window, "destination_session": b.session},
-		{"cursor": "capture-since-v1:" + gen + ":" + b.pane + ":0"},
+		{"cursor": cursor},
 		op("pane_id", b.pane), op("window_id", b.window), op("session_id", b.session), op("session_name", "borrowed"),
 		{"operations": []any{map[string]any{"keys": "x", "pane_id": own.pane}, map[string]any{"keys": "x", "pane_id": b.pane}}},
 		{"scope": "session", "target": "borrowed"}, {"scope": "session", "target": b.session},
@@ -143,6 +144,12 @@ func scopeHostile(t *testing.T, scope Scope) {
 	own := idsOf(t, env, info.SessionID)
 	srv := env.manager.Server(session.Socket{Name: env.fx.Socket})
 	policy := &scopePolicy{scope: scope}
+	// A real cursor of the borrowed pane, issued past the scope (the
+	// backend itself), as an agent might keep one from an earlier server.
+	since, err := env.backend.CaptureSince(t.Context(), CaptureSinceIn{PaneTarget: PaneTarget{PaneID: b.pane}})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// leaks reports whether text names the borrowed session.
 	leaks := func(text string) bool {
@@ -169,7 +176,7 @@ func scopeHostile(t *testing.T, scope Scope) {
 		if d.batch || a == accessNone {
 			continue // batch rows are calls of their own; accessNone names no session
 		}
-		for _, form := range targetForms(b, own, info.Generation) {
+		for _, form := range targetForms(b, own, since.Cursor) {
 			args, ok := formArgs(t, d, form)
 			if !ok {
 				continue

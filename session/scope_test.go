@@ -60,8 +60,12 @@ func TestPlacement(t *testing.T) {
 	if _, err := s.SessionsOf(ctx, []string{"a:0"}); err == nil {
 		t.Error("SessionsOf accepted a target that is no id")
 	}
-	if p, ok := CursorPane("capture-since-v1:1:2:%7:0"); !ok || p != "%7" {
-		t.Errorf("CursorPane: got %q, %v", p, ok)
+	since, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := CursorPane(since.Cursor); !ok || p != pane {
+		t.Errorf("CursorPane(%q): got %q, %v; want %s", since.Cursor, p, ok, pane)
 	}
 	if _, ok := CursorPane("nonsense"); ok {
 		t.Error("CursorPane accepted nonsense")
