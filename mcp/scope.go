@@ -119,7 +119,8 @@ var toolAccess = map[string]access{
 
 	"capture_pane": accessRead, "capture_since": accessRead, "snapshot_pane": accessRead,
 	"search_panes": accessList, "wait_for_text": accessRead, "get_pane_info": accessRead,
-	"find_pane_by_position": accessRead, "display_message": accessRead,
+	"wait_for_content_change": accessRead, // main's; an entry for a tool not served is unused
+	"find_pane_by_position":   accessRead, "display_message": accessRead,
 
 	"select_pane": accessWrite, "swap_pane": accessWrite, "resize_pane": accessWrite,
 	"set_pane_title": accessWrite, "clear_pane": accessWrite, "enter_copy_mode": accessWrite,
@@ -142,6 +143,15 @@ var serverOptions = map[string]bool{
 	"input-buffer-size": true, "message-limit": true, "prefix-timeout": true, "prompt-history-limit": true,
 	"set-clipboard": true, "terminal-features": true, "terminal-overrides": true, "user-keys": true,
 	"variation-selector-always-wide": true,
+}
+
+// accessOf is the scope class of tool name; a tool missing from
+// toolAccess counts as server-wide, so the owned scopes refuse it.
+func accessOf(name string) access {
+	if a, ok := toolAccess[name]; ok {
+		return a
+	}
+	return accessServer
 }
 
 // globalWithoutSession names the tools for which naming no session means
@@ -374,10 +384,7 @@ func (p *scopePolicy) checks(a access) bool {
 // while the model is current. Under owned, a read that names no target is
 // pointed at the oldest session in scope instead of the oldest one.
 func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError {
-	a, known := toolAccess[d.name]
-	if !known {
-		a = accessServer
-	}
+	a := accessOf(d.name)
 	if !p.checks(a) {
 		return nil
 	}

@@ -53,7 +53,7 @@ func ScopeRules() []ScopeRule {
 	for _, d := range catalogue() {
 		w, ok := scopeToolWords[d.name]
 		if !ok {
-			w = scopeWords[toolAccess[d.name]]
+			w = scopeWords[accessOf(d.name)]
 		}
 		rules = append(rules, ScopeRule{Tool: d.name, OwnedWrite: w[0], Owned: w[1]})
 	}

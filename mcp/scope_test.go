@@ -35,11 +35,6 @@ func TestScopeTableComplete(t *testing.T) {
 			t.Errorf("%s: argument %s may name a target that targetsOf does not read", d.name, name)
 		}
 	}
-	for name := range toolAccess {
-		if lookupTool(name) == nil {
-			t.Errorf("toolAccess names %s, which is no tool", name)
-		}
-	}
 }
 
 func looksLikeTarget(name string) bool {
@@ -87,7 +82,7 @@ func TestScopeRulesAgree(t *testing.T) {
 		}
 	}
 	for _, r := range ScopeRules() {
-		switch toolAccess[r.Tool] {
+		switch accessOf(r.Tool) {
 		case accessServer:
 			if !strings.HasPrefix(r.OwnedWrite, "refused") || !strings.HasPrefix(r.Owned, "refused") {
 				t.Errorf("%s is refused under both owned scopes, but its rule says %+v", r.Tool, r)
