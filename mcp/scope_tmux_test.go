@@ -554,3 +554,48 @@ func TestScopeAfterServerRestart(t *testing.T) {
 		t.Fatalf("the new server's pane received %q (%v)", got, err)
 	}
 }
+
+// TestScopePagedListings: under owned, a listing is paged after it is cut
+// to the scope, so a page holds rows in scope only, and its total and next
+// offset count those alone. (It needs the listings' limit and offset.)
+func TestScopePagedListings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	if lookupTool("list_sessions").spec.schema.Properties["limit"] == nil {
+		t.Skip("list_sessions takes no limit here")
+	}
+	env := newScopeEnv(t, "owned", nil)
+	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >/dev/null")
+	for _, name := range []string{"a1", "a2", "a3"} {
+		env.ok(t, "create_session", map[string]any{"session_name": name}, nil)
+	}
+	env.fx.NewSession(t, "borrowed2", "sh", "-c", "exec cat >/dev/null")
+	for _, tool := range []string{"list_sessions", "list_windows", "list_panes"} {
+		var seen []string
+		for offset := 0; ; {
+			var page struct {
+				Result []struct {
+					SessionID   string `json:"session_id"`
+					SessionName string `json:"session_name"`
+				} `json:"result"`
+				Total      int  `json:"total"`
+				NextOffset *int `json:"next_offset"`
+			}
+			env.ok(t, tool, map[string]any{"limit": 2, "offset": offset}, &page)
+			if page.Total != 3 || len(page.Result) > 2 {
+				t.Fatalf("%s offset %d: got total %d and %d rows, want total 3, at most 2 rows", tool, offset, page.Total, len(page.Result))
+			}
+			for _, r := range page.Result {
+				seen = append(seen, r.SessionID)
+			}
+			if page.NextOffset == nil {
+				break
+			}
+			offset = *page.NextOffset
+		}
+		if len(seen) != 3 {
+			t.Errorf("%s: the pages held %q, want the agent's three sessions once each", tool, seen)
+		}
+	}
+}
