@@ -16,8 +16,11 @@
 // violation (unknown key, wrong type, too long in bytes, NUL, a newline in
 // an id) is answered as invalid_arguments; explicit nulls mean "absent" and
 // defaults are applied. Tools that send input, change or destroy something
-// refuse a call without a target (target_required). Then the Backend method
-// runs. Its result becomes structuredContent plus a text content; any error,
+// refuse a call without a target (target_required). Under an owned scope
+// ([Scope], Options.Scope) every target is then placed in its sessions from
+// the live model, and a call that reaches outside the sessions this process
+// created is refused target_denied before anything is written. Then the
+// Backend method runs. Its result becomes structuredContent plus a text content; any error,
 // and any panic, becomes the envelope of CONTRACT §3 in both. A call to a
 // known tool that the tier or tool selection leaves out is answered
 // tool_denied, not "unknown tool". Each call writes one audit line with

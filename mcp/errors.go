@@ -16,7 +16,7 @@ const (
 	CodeInvalidArguments  = "invalid_arguments"  // arguments break the schema or a limit
 	CodeToolDenied        = "tool_denied"        // the tool is not enabled by tier or --tool
 	CodeTargetRequired    = "target_required"    // an input or destructive tool got no target
-	CodeTargetDenied      = "target_denied"      // the target is this process's own pane, window, session or server
+	CodeTargetDenied      = "target_denied"      // the target is this process's own pane, window, session or server, or outside the scope
 	CodeNotFound          = "not_found"          // the target does not exist
 	CodeAmbiguousTarget   = "ambiguous_target"   // a name matches more than one thing
 	CodeStaleTarget       = "stale_target"       // the generation given is not the server's current one

@@ -89,6 +89,9 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 		return name(1)
 	}
 
+	if te := s.scope.checkResource(ctx, uri); te != nil {
+		return nil, resourceError(uri, te)
+	}
 	var v any
 	switch {
 	case len(seg) == 1 && seg[0] == "sessions":

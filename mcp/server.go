@@ -34,6 +34,15 @@ type Options struct {
 	// the tier's set (--tool). An unknown or repeated name is an error
 	// wrapping ErrUsage.
 	Tools []string
+	// Scope is how far the tools reach beyond the sessions this process
+	// created: "all", "owned-write" or "owned" (TMUX_MCP_SCOPE; see
+	// [Scope]). "" means all. Any other value fails closed to owned, with a
+	// warning logged.
+	Scope string
+	// AllowSessions are globs (path.Match) of borrowed session names that
+	// join the scope (--allow-session). A bad glob is an error wrapping
+	// ErrUsage.
+	AllowSessions []string
 	// Version is the server version reported to clients. "" means "dev".
 	Version string
 	// Logger receives warnings, caught panics and one audit line per call.
@@ -51,6 +60,7 @@ type server struct {
 	backend  Backend
 	logger   *slog.Logger
 	tier     Tier            // the safety tier in force
+	scope    *scopePolicy    // the scope in force
 	enabled  map[string]bool // tools listed and callable
 }
 
@@ -118,19 +128,29 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		return nil, err
 	}
 	s.enabled = enabled
+	scope, ok := ParseScope(opts.Scope)
+	if !ok {
+		logger.Warn("invalid scope; using owned", "scope", opts.Scope)
+	}
+	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, backend); err != nil {
+		return nil, err
+	}
+	if scope == ScopeOwned {
+		s.backend = batchBackend{Backend: scopedBackend{Backend: backend, p: s.scope}, s: s}
+	}
 
 	version := opts.Version
 	if version == "" {
 		version = "dev"
 	}
 	sopts := &sdk.ServerOptions{
-		Instructions: instructions(tier, opts.Tools),
+		Instructions: instructions(tier, opts.Tools) + s.scope.note(),
 		Logger:       logger,
 		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
 	}
 	var subs *subscriptions
 	if w, ok := backend.(changeWatcher); ok {
-		subs = &subscriptions{watcher: w, logger: logger}
+		subs = &subscriptions{watcher: w, logger: logger, check: s.scope.checkResource}
 		sopts.SubscribeHandler = subs.subscribe
 		sopts.UnsubscribeHandler = subs.unsubscribe
 	}
@@ -231,6 +251,9 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		args, te = d.spec.decode(raw, dst)
 		if te == nil {
 			te = checkTarget(d, args)
+		}
+		if te == nil {
+			te = s.scope.check(ctx, d, dst)
 		}
 		return te
 	})

@@ -27,7 +27,9 @@ type changeWatcher interface {
 type subscriptions struct {
 	watcher changeWatcher
 	srv     *sdk.Server // set once NewServer has made it
-	logger  interface {
+	// check refuses a URI outside the scope; nil checks nothing.
+	check  func(ctx context.Context, uri string) *ToolError
+	logger interface {
 		Debug(msg string, args ...any)
 	}
 
@@ -73,6 +75,11 @@ func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest
 	sock, pane, ok := resourceScope(uri)
 	if !ok {
 		return sdk.ResourceNotFoundError(uri)
+	}
+	if s.check != nil {
+		if te := s.check(ctx, uri); te != nil {
+			return resourceError(uri, te)
+		}
 	}
 	if s.hold(uri) {
 		return nil

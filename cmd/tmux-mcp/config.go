@@ -42,6 +42,8 @@ const envConfigFile = "TMUX_MCP_CONFIG_FILE"
 type config struct {
 	safety          string   // LIBTMUX_SAFETY / --safety; mcp fails closed on a bad value
 	tools           []string // --tool, in order; mcp checks names
+	scope           string   // TMUX_MCP_SCOPE / --scope; mcp fails closed on a bad value
+	allowSessions   []string // TMUX_MCP_ALLOW_SESSION, then --allow-session; mcp checks globs
 	socket          session.Socket
 	tmux            string // tmux binary; "" = tmux on PATH
 	configFile      string // TMUX_MCP_CONFIG_FILE
@@ -73,6 +75,8 @@ type option struct {
 var options = []option{
 	{"--safety TIER", "LIBTMUX_SAFETY", "Safety tier: readonly, mutating (default) or destructive. Off-tier tools are neither listed nor callable. An invalid value fails closed to readonly, with a warning."},
 	{"--tool NAME", "", "Expose exactly this tool; repeat for more. Replaces the tier's set. An unknown or repeated name exits 2."},
+	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created) or owned (sees and changes only those). An invalid value fails closed to owned, with a warning. See Confining an agent."},
+	{"--allow-session GLOB", "TMUX_MCP_ALLOW_SESSION", "Borrowed sessions whose name matches GLOB (* ? [...]) join the scope; repeat for more. The variable holds globs separated by ':', which no session name contains. A bad glob exits 2."},
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
 	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
@@ -157,6 +161,7 @@ func (l *toolList) Set(s string) error {
 func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	c := &config{
 		safety:          getenv("LIBTMUX_SAFETY"),
+		scope:           getenv("TMUX_MCP_SCOPE"),
 		tmux:            getenv("LIBTMUX_TMUX_BIN"),
 		configFile:      getenv(envConfigFile),
 		selfPane:        getenv("TMUX_PANE"),
@@ -189,6 +194,9 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	)
 	fs.StringVar(&c.safety, "safety", c.safety, "")
 	fs.Var(&tools, "tool", "")
+	fs.StringVar(&c.scope, "scope", c.scope, "")
+	var allow toolList
+	fs.Var(&allow, "allow-session", "")
 	fs.StringVar(&socket, "socket", "", "")
 	fs.StringVar(&socketPath, "socket-path", "", "")
 	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
@@ -239,6 +247,15 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		}
 	}
 	c.tools = tools
+	// --allow-session replaces the environment's list, as flags do.
+	c.allowSessions = allow
+	if len(allow) == 0 && getenv("TMUX_MCP_ALLOW_SESSION") != "" {
+		for _, g := range strings.Split(getenv("TMUX_MCP_ALLOW_SESSION"), ":") {
+			if g != "" {
+				c.allowSessions = append(c.allowSessions, g)
+			}
+		}
+	}
 
 	// The socket: flags as a group override the environment as a group, so
 	// --socket is not beaten by an inherited LIBTMUX_SOCKET_PATH. A path wins

@@ -95,10 +95,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		SuppressHistory: cfg.suppressHistory,
 	})
 	server, err := mcp.NewServer(backend, &mcp.Options{
-		Safety:  cfg.safety,
-		Tools:   cfg.tools,
-		Version: versionString(),
-		Logger:  logger,
+		Safety:        cfg.safety,
+		Tools:         cfg.tools,
+		Scope:         cfg.scope,
+		AllowSessions: cfg.allowSessions,
+		Version:       versionString(),
+		Logger:        logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)

@@ -28,6 +28,7 @@ func TestReadme(t *testing.T) {
 	for _, s := range []struct{ name, body string }{
 		{"options", optionsTable()},
 		{"tools", toolsTable()},
+		{"scopes", scopesTable()},
 	} {
 		want, err = replaceSection(want, s.name, s.body)
 		if err != nil {

@@ -1,0 +1,712 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"path"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
+)
+
+// Scope is how far an agent reaches beyond the sessions this process
+// created (--scope, TMUX_MCP_SCOPE). Tiers say which tools an agent has; a
+// scope says which sessions those tools may touch.
+type Scope int
+
+// The scopes, from the widest.
+const (
+	// ScopeAll reaches every session on the socket, as libtmux-mcp does.
+	ScopeAll Scope = iota
+	// ScopeOwnedWrite sees everything but changes only the sessions in
+	// scope: the ones this process created, and borrowed ones named by
+	// --allow-session.
+	ScopeOwnedWrite
+	// ScopeOwned sees and changes only the sessions in scope: listings,
+	// searches, resources and read-only defaults leave the others out.
+	ScopeOwned
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeAll:
+		return "all"
+	case ScopeOwnedWrite:
+		return "owned-write"
+	case ScopeOwned:
+		return "owned"
+	}
+	return fmt.Sprintf("Scope(%d)", int(s))
+}
+
+// ParseScope parses a --scope value. The empty string is the default, all.
+// ok is false for anything else that is not a scope name; s is then the
+// narrowest scope, owned, so a misspelt setting fails closed.
+func ParseScope(v string) (s Scope, ok bool) {
+	switch v {
+	case "", "all":
+		return ScopeAll, true
+	case "owned-write":
+		return ScopeOwnedWrite, true
+	case "owned":
+		return ScopeOwned, true
+	}
+	return ScopeOwned, false
+}
+
+// note is the line the server's instructions add for the scope.
+func (p *scopePolicy) note() string {
+	switch p.scope {
+	case ScopeOwnedWrite:
+		return "\nScope owned-write: you see every session but change only those you created with create_session" + p.allowNote() + "."
+	case ScopeOwned:
+		return "\nScope owned: you see and change only the sessions you created with create_session" + p.allowNote() + "."
+	}
+	return ""
+}
+
+func (p *scopePolicy) allowNote() string {
+	if len(p.allow) == 0 {
+		return ""
+	}
+	return " and those named " + strings.Join(p.allow, ", ")
+}
+
+// access is what a tool does to the sessions its arguments name.
+type access int
+
+const (
+	// accessNone touches no session: it is allowed in every scope.
+	accessNone access = iota
+	// accessList lists sessions, windows or panes: allowed in every scope,
+	// and under owned its rows are cut to the sessions in scope.
+	accessList
+	// accessRead reads the sessions its targets name, or the default one:
+	// checked under owned.
+	accessRead
+	// accessWrite changes the sessions its targets name: checked under
+	// owned-write and owned.
+	accessWrite
+	// accessServer changes the whole server: refused under owned-write and
+	// owned.
+	accessServer
+)
+
+// toolAccess is the scope class of every tool. A tool missing from it is
+// refused under the owned scopes (a test keeps it complete).
+var toolAccess = map[string]access{
+	"list_servers": accessNone, "list_sessions": accessList, "get_server_info": accessList,
+	"create_session": accessNone, "kill_server": accessServer,
+	"call_readonly_tools_batch": accessNone, "call_mutating_tools_batch": accessNone,
+	"call_destructive_tools_batch": accessNone, // each row is checked as its own call
+
+	"list_windows": accessList, "get_session_info": accessRead, "create_window": accessWrite,
+	"rename_session": accessWrite, "kill_session": accessWrite, "select_window": accessWrite,
+	"teardown_session": accessNone, // it destroys only what this process created: its own check
+
+	"list_panes": accessList, "get_window_info": accessRead, "split_window": accessWrite,
+	"rename_window": accessWrite, "kill_window": accessWrite, "select_layout": accessWrite,
+	"resize_window": accessWrite, "move_window": accessWrite,
+
+	"run_command": accessWrite, "send_keys": accessWrite, "send_keys_batch": accessWrite,
+	"paste_text": accessWrite, "pipe_pane": accessWrite,
+	"wait_for_channel": accessNone, "signal_channel": accessServer,
+
+	"capture_pane": accessRead, "capture_since": accessRead, "snapshot_pane": accessRead,
+	"search_panes": accessList, "wait_for_text": accessRead, "get_pane_info": accessRead,
+	"wait_for_content_change": accessRead, // main's; an entry for a tool not served is unused
+	"find_pane_by_position":   accessRead, "display_message": accessRead,
+
+	"select_pane": accessWrite, "swap_pane": accessWrite, "resize_pane": accessWrite,
+	"set_pane_title": accessWrite, "clear_pane": accessWrite, "enter_copy_mode": accessWrite,
+	"exit_copy_mode": accessWrite, "respawn_pane": accessWrite, "kill_pane": accessWrite,
+
+	"show_option": accessRead, "set_option": accessWrite, "show_environment": accessRead,
+	"set_environment": accessWrite, "load_buffer": accessNone, "paste_buffer": accessWrite,
+	"show_buffer": accessNone, "delete_buffer": accessNone, // MCP-named buffers only, in no session
+	"show_hooks": accessRead, "show_hook": accessRead,
+}
+
+// serverOptions are tmux's server options (show-options -s) in 3.2 to
+// 3.7: set-option files them in the server's table whatever target it is
+// given. A test checks the running tmux has no other.
+var serverOptions = map[string]bool{
+	"backspace": true, "buffer-limit": true, "codepoint-widths": true, "command-alias": true,
+	"copy-command": true, "default-client-command": true, "default-terminal": true, "editor": true,
+	"escape-time": true, "exit-empty": true, "exit-unattached": true, "extended-keys": true,
+	"extended-keys-format": true, "focus-events": true, "get-clipboard": true, "history-file": true,
+	"input-buffer-size": true, "message-limit": true, "prefix-timeout": true, "prompt-history-limit": true,
+	"set-clipboard": true, "terminal-features": true, "terminal-overrides": true, "user-keys": true,
+	"variation-selector-always-wide": true,
+}
+
+// accessOf is the scope class of tool name; a tool missing from
+// toolAccess counts as server-wide, so the owned scopes refuse it.
+func accessOf(name string) access {
+	if a, ok := toolAccess[name]; ok {
+		return a
+	}
+	return accessServer
+}
+
+// globalWithoutSession names the tools for which naming no session means
+// the server's global table, not the default session.
+var globalWithoutSession = map[string]bool{"show_environment": true, "set_environment": true}
+
+// scopePolicy is the scope a server enforces.
+type scopePolicy struct {
+	scope Scope
+	allow []string    // --allow-session globs (path.Match), checked valid
+	src   scopeSource // nil when the Backend offers none
+}
+
+// newScopePolicy checks the globs of --allow-session.
+func newScopePolicy(scope Scope, allow []string, b Backend) (*scopePolicy, error) {
+	for _, g := range allow {
+		if _, err := path.Match(g, ""); err != nil || g == "" {
+			return nil, fmt.Errorf("%w: --allow-session %q is not a glob", ErrUsage, g)
+		}
+	}
+	src, _ := b.(scopeSource)
+	return &scopePolicy{scope: scope, allow: slices.Clone(allow), src: src}, nil
+}
+
+// allowed reports whether a borrowed session named name joins the scope.
+func (p *scopePolicy) allowed(name string) bool {
+	for _, g := range p.allow {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeSource is what a Backend offers for scopes: where things are on the
+// server a call addresses, from the live model, and which of its sessions
+// this process owns. TmuxBackend implements it; with a Backend that does
+// not, the owned scopes refuse every call that names a session.
+type scopeSource interface {
+	placement(ctx context.Context, sock Socket, fresh bool) (session.Placement, func(id string) bool, error)
+	// sessionsOf reads fresh which sessions each pane or window id is in.
+	sessionsOf(ctx context.Context, sock Socket, ids []string) (map[string][]string, error)
+}
+
+// view is the scope as it stands on one server at one moment.
+type view struct {
+	p     *scopePolicy
+	pl    session.Placement
+	owns  func(string) bool
+	src   scopeSource
+	sock  Socket
+	fresh bool // pl was read fresh: a miss is a real miss
+}
+
+// newView reads the placement of the server sock names.
+func (p *scopePolicy) newView(ctx context.Context, sock Socket) (*view, error) {
+	if p.src == nil {
+		return nil, Errorf(CodeTargetDenied, EffectsNone, "the %s scope cannot be checked by this backend", p.scope)
+	}
+	pl, owns, err := p.src.placement(ctx, sock, false)
+	if err != nil {
+		return nil, err
+	}
+	return &view{p: p, pl: pl, owns: owns, src: p.src, sock: sock}, nil
+}
+
+// refresh rereads the placement once, after a miss.
+func (v *view) refresh(ctx context.Context) (bool, error) {
+	if v.fresh {
+		return false, nil
+	}
+	pl, owns, err := v.src.placement(ctx, v.sock, true)
+	if err != nil {
+		return false, err
+	}
+	v.pl, v.owns, v.fresh = pl, owns, true
+	return true, nil
+}
+
+// inScope reports whether session id is in scope.
+func (v *view) inScope(s session.Session) bool {
+	return v.owns(s.ID) || v.p.allowed(s.Name)
+}
+
+// inScopeID reports whether the session with id is in scope.
+func (v *view) inScopeID(id string) bool {
+	i := slices.IndexFunc(v.pl.Sessions, func(s session.Session) bool { return s.ID == id })
+	return i >= 0 && v.inScope(v.pl.Sessions[i])
+}
+
+// sessionOf returns the session with id, or named name exactly.
+func (v *view) sessionOf(id, name string) (session.Session, bool) {
+	for _, s := range v.pl.Sessions {
+		if (id != "" && s.ID == id) || (id == "" && s.Name == name) {
+			return s, true
+		}
+	}
+	return session.Session{}, false
+}
+
+// defaultSession is the session a call that names none acts on: the
+// oldest, as the session layer picks it. inScope limits it to the scope.
+func (v *view) defaultSession(inScope bool) (session.Session, bool) {
+	var best session.Session
+	found := false
+	for _, s := range v.pl.Sessions {
+		if inScope && !v.inScope(s) {
+			continue
+		}
+		if !found || idNumber(s.ID) < idNumber(best.ID) {
+			best, found = s, true
+		}
+	}
+	return best, found
+}
+
+// idNumber is the number of a tmux id ($3 is 3); a malformed one sorts last.
+func idNumber(id string) int {
+	n, err := strconv.Atoi(strings.TrimLeft(id, "$@%"))
+	if err != nil || n < 0 {
+		return math.MaxInt
+	}
+	return n
+}
+
+// target is one thing a call names, to be placed in its sessions.
+type target struct {
+	kind string // "pane", "window", "session"
+	id   string // %N, @N, $N, or a session name
+	name bool   // id is a session name
+}
+
+func (t target) String() string {
+	if t.name {
+		return fmt.Sprintf("session %q", t.id)
+	}
+	return t.kind + " " + t.id
+}
+
+// sessionsOf returns the sessions t is in: every session a window is
+// linked into. ok is false when t is in none (it does not exist).
+func (v *view) sessionsOf(ctx context.Context, t target) (ids []string, ok bool, err error) {
+	for {
+		switch t.kind {
+		case "pane":
+			for _, p := range v.pl.Panes {
+				if p.ID == t.id && !slices.Contains(ids, p.SessionID) {
+					ids = append(ids, p.SessionID)
+				}
+			}
+		case "window":
+			for _, w := range v.pl.Windows {
+				if w.ID == t.id && !slices.Contains(ids, w.SessionID) {
+					ids = append(ids, w.SessionID)
+				}
+			}
+		case "session":
+			id, name := t.id, ""
+			if t.name {
+				id, name = "", t.id
+			}
+			if s, found := v.sessionOf(id, name); found {
+				ids = append(ids, s.ID)
+			}
+		}
+		if len(ids) > 0 {
+			return ids, true, nil
+		}
+		// The model may not have seen it yet: read again, once.
+		again, err := v.refresh(ctx)
+		if err != nil || !again {
+			return nil, false, err
+		}
+	}
+}
+
+// sessionLabel names session id for a message: its id and name.
+func (v *view) sessionLabel(id string) string {
+	if s, ok := v.sessionOf(id, ""); ok {
+		name := s.Name
+		if len(name) > 64 {
+			name = name[:64] + "…"
+		}
+		return fmt.Sprintf("%s (%q)", s.ID, name)
+	}
+	return id
+}
+
+// deny is the refusal of a call by the scope.
+func (p *scopePolicy) deny(what, detail string) *ToolError {
+	var does string
+	switch p.scope {
+	case ScopeOwnedWrite:
+		does = "it changes only the sessions this server created or --allow-session names"
+	default:
+		does = "it sees and changes only the sessions this server created or --allow-session names"
+	}
+	te := Errorf(CodeTargetDenied, EffectsNone, "%s is outside this server's scope %s (%s); %s",
+		what, p.scope, does, detail)
+	te.Suggestion = "create_session makes a session in scope; the user widens the scope with --allow-session GLOB (TMUX_MCP_ALLOW_SESSION) or --scope all (TMUX_MCP_SCOPE)."
+	return te
+}
+
+// widen says how to bring the session labelled name into scope.
+func widen(name string) string {
+	return fmt.Sprintf("to allow it, start the server with --allow-session %s", shellWord(name))
+}
+
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checks reports whether the policy checks a tool of class a at all.
+func (p *scopePolicy) checks(a access) bool {
+	switch p.scope {
+	case ScopeAll:
+		return false
+	case ScopeOwnedWrite:
+		return a == accessWrite || a == accessServer
+	}
+	return a != accessNone
+}
+
+// check refuses a call of tool d with the decoded input in (a pointer to
+// d's input type) that reaches outside the scope, before the Backend runs.
+// It reads where things are from the live model, which costs no tmux call
+// while the model is current. Under owned, a read that names no target is
+// pointed at the oldest session in scope instead of the oldest one.
+func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError {
+	a := accessOf(d.name)
+	if !p.checks(a) {
+		return nil
+	}
+	if a == accessServer {
+		return p.deny(d.name, "it acts on the whole tmux server")
+	}
+	f := inputFields(in)
+	ts, server, undecidable := targetsOf(d, f)
+	write := a == accessWrite
+	if o, ok := f["option"]; ok && write && serverOptions[strings.SplitN(o.String(), "[", 2)[0]] {
+		// tmux files a server option in the server's table whatever
+		// target it is given: set-option -t mine escape-time 0 is global.
+		return p.deny(d.name+" of server option "+o.String(), "server options are tmux's own, for every session")
+	}
+	if server {
+		if write || p.scope == ScopeOwned {
+			return p.deny(d.name+" on the server-wide table", "name a session, window or pane in scope instead")
+		}
+		return nil
+	}
+	if undecidable != "" {
+		return p.deny(d.name+" "+undecidable, "name the target by id ($N, @N or %N)")
+	}
+	v, err := p.newView(ctx, socketOf(f))
+	if err != nil {
+		return classify(err)
+	}
+	if a == accessRead && d.name == "display_message" {
+		if te := p.checkFormat(f); te != nil {
+			return te
+		}
+	}
+	if len(ts) == 0 {
+		if a == accessList {
+			return nil // every row: cut to the scope afterwards
+		}
+		def, ok := v.defaultSession(false)
+		if !ok || v.inScope(def) {
+			return nil // no session at all: the tool says so itself
+		}
+		if !write {
+			if mine, ok := v.defaultSession(true); ok && setField(f, "session_id", mine.ID) {
+				return nil
+			}
+		}
+		what := d.name + " with no target, which acts on the oldest session, " + v.sessionLabel(def.ID) + ","
+		if p.scope == ScopeOwned {
+			what = d.name + " with no target, which acts on the oldest session,"
+		}
+		return p.deny(what, "name a target in scope")
+	}
+	if te := v.checkTargets(ctx, ts); te != nil || !write {
+		return te
+	}
+	return v.recheck(ctx, ts)
+}
+
+// recheck places the panes and windows of a change that the model let
+// through once more, read fresh from tmux: the model learns of a pane
+// another client moved only if a client of ours is attached to a session
+// it left or joined. It costs one read-only round trip.
+func (v *view) recheck(ctx context.Context, ts []target) *ToolError {
+	var ids []string
+	for _, t := range ts {
+		if t.kind != "session" && !slices.Contains(ids, t.id) {
+			ids = append(ids, t.id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	now, err := v.src.sessionsOf(ctx, v.sock, ids)
+	if err != nil {
+		return classify(err)
+	}
+	for _, t := range ts {
+		if t.kind == "session" {
+			continue
+		}
+		if len(now[t.id]) == 0 {
+			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
+		}
+		for _, id := range now[t.id] {
+			if !v.inScopeID(id) {
+				return v.denyIn(t, id, len(now[t.id]) > 1)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTargets refuses targets that are outside the scope, or not found.
+func (v *view) checkTargets(ctx context.Context, ts []target) *ToolError {
+	for _, t := range ts {
+		ids, found, err := v.sessionsOf(ctx, t)
+		if err != nil {
+			return classify(err)
+		}
+		if !found {
+			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
+		}
+		for _, id := range ids {
+			if v.inScopeID(id) {
+				continue
+			}
+			return v.denyIn(t, id, len(ids) > 1)
+		}
+	}
+	return nil
+}
+
+// denyIn refuses target t for being in session id. Under owned, where the
+// agent may not see sessions outside the scope, it names only what the
+// agent named.
+func (v *view) denyIn(t target, id string, linked bool) *ToolError {
+	what := t.String()
+	if v.p.scope == ScopeOwned {
+		return v.p.deny(what, "to let it in, the user starts the server with --allow-session NAME")
+	}
+	s, _ := v.sessionOf(id, "")
+	if t.kind != "session" || t.name {
+		what += " in session " + v.sessionLabel(id)
+	} else {
+		what = "session " + v.sessionLabel(id)
+	}
+	if linked {
+		what += ", a window linked into several sessions,"
+	}
+	return v.p.deny(what, widen(s.Name))
+}
+
+// checkResource refuses, under owned, a tmux:// URI that names a session
+// or pane outside the scope (tmux://sessions itself is cut to the scope).
+func (p *scopePolicy) checkResource(ctx context.Context, uri string) *ToolError {
+	if p.scope != ScopeOwned {
+		return nil
+	}
+	sock, ts, ok := resourceTargets(uri)
+	if !ok || len(ts) == 0 {
+		return nil // not a resource, or the listing
+	}
+	v, err := p.newView(ctx, sock)
+	if err != nil {
+		return classify(err)
+	}
+	return v.checkTargets(ctx, ts)
+}
+
+// resourceTargets returns the socket of a tmux:// URI and the session or
+// pane it names, as readResource reads it.
+func resourceTargets(uri string) (Socket, []target, bool) {
+	rest, ok := strings.CutPrefix(uri, "tmux://")
+	if !ok {
+		return Socket{}, nil, false
+	}
+	rest, query, _ := strings.Cut(rest, "?")
+	q, _ := url.ParseQuery(query)
+	sock := Socket{SocketName: q.Get("socket_name")}
+	seg := strings.Split(rest, "/")
+	if len(seg) < 2 {
+		return sock, nil, true
+	}
+	name := seg[1]
+	if v, err := url.PathUnescape(name); err == nil {
+		name = v
+	}
+	switch seg[0] {
+	case "sessions":
+		return sock, []target{{kind: "session", id: name, name: true}}, true
+	case "panes":
+		// As readResource reads it: %253 is %3, a bare 12 is %12.
+		if !paneNumber.MatchString(name) || !strings.HasPrefix(name, "%") {
+			if paneNumber.MatchString(seg[1]) {
+				name = "%" + strings.TrimPrefix(seg[1], "%")
+			}
+		}
+		return sock, []target{{kind: "pane", id: name}}, true
+	}
+	return sock, nil, false
+}
+
+// checkFormat refuses, under owned, display_message formats that reach
+// beyond the target pane's session: the loop over every session (#{S:})
+// and the client variables (clients sit in the user's sessions).
+func (p *scopePolicy) checkFormat(f map[string]reflect.Value) *ToolError {
+	if p.scope != ScopeOwned {
+		return nil
+	}
+	fv, ok := f["format_string"]
+	if !ok {
+		return nil
+	}
+	s := fv.String()
+	for _, bad := range []string{"S:", "S/", "client_"} {
+		if strings.Contains(s, bad) {
+			return p.deny("display_message with "+bad, "formats that loop over every session (#{S:...}) or read clients are refused")
+		}
+	}
+	return nil
+}
+
+// socketOf returns the socket a call names.
+func socketOf(f map[string]reflect.Value) Socket {
+	if v, ok := f["socket_name"]; ok {
+		return Socket{SocketName: v.String()}
+	}
+	return Socket{}
+}
+
+// setField sets the string argument name, when the input has it.
+func setField(f map[string]reflect.Value, name, value string) bool {
+	v, ok := f[name]
+	if !ok || !v.CanSet() || v.Kind() != reflect.String {
+		return false
+	}
+	v.SetString(value)
+	return true
+}
+
+// targetsOf returns what a call names: its targets, whether it acts on a
+// server-wide table instead, or why its target cannot be placed.
+func targetsOf(d *toolDef, f map[string]reflect.Value) (ts []target, server bool, undecidable string) {
+	str := func(name string) string {
+		if v, ok := f[name]; ok && v.Kind() == reflect.String {
+			return v.String()
+		}
+		return ""
+	}
+	add := func(kind, id string, name bool) {
+		if id != "" {
+			ts = append(ts, target{kind: kind, id: id, name: name})
+		}
+	}
+	addRef := func(pane, window, sessionID, sessionName string) {
+		add("pane", pane, false)
+		add("window", window, false)
+		add("session", sessionID, false)
+		add("session", sessionName, true)
+	}
+	addRef(str("pane_id"), str("window_id"), str("session_id"), str("session_name"))
+	add("pane", str("source_pane_id"), false)
+	add("pane", str("target_pane_id"), false)
+	if dst := str("destination_session"); dst != "" {
+		add("session", dst, !strings.HasPrefix(dst, "$"))
+	}
+	if c := str("cursor"); c != "" {
+		if pane, ok := session.CursorPane(c); ok {
+			add("pane", pane, false)
+		}
+	}
+	if ops, ok := f["operations"]; ok && ops.Kind() == reflect.Slice {
+		for i := range ops.Len() {
+			if op, ok := ops.Index(i).Interface().(SendKeysOperation); ok {
+				addRef(op.PaneID, op.WindowID, op.SessionID, op.SessionName)
+			}
+		}
+	}
+	if _, ok := f["global_"]; ok {
+		// An option or hook table: scope, target, global_.
+		scope, t := str("scope"), str("target")
+		switch {
+		case f["global_"].Bool() || scope == "server":
+			return nil, true, ""
+		case t == "":
+			return nil, false, "with no target (tmux's current " + orWord(scope, "session") + ")"
+		case scope == "session":
+			add("session", t, !strings.HasPrefix(t, "$"))
+		case scope == "window" && isID(t, '@'):
+			add("window", t, false)
+		case scope == "pane" && isID(t, '%'):
+			add("pane", t, false)
+		default:
+			return nil, false, fmt.Sprintf("with target %q", t)
+		}
+	}
+	if globalWithoutSession[d.name] && len(ts) == 0 {
+		return nil, true, ""
+	}
+	return ts, false, ""
+}
+
+func orWord(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// isID reports whether s is sigil followed by digits.
+func isID(s string, sigil byte) bool {
+	if len(s) < 2 || s[0] != sigil {
+		return false
+	}
+	return strings.Trim(s[1:], "0123456789") == ""
+}
+
+// inputFields returns the fields of the input in points to, by JSON name,
+// embedded groups included; they are settable.
+func inputFields(in any) map[string]reflect.Value {
+	f := map[string]reflect.Value{}
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		if v.Kind() != reflect.Struct {
+			return
+		}
+		t := v.Type()
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if sf.Anonymous {
+				walk(v.Field(i))
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name != "" && name != "-" {
+				f[name] = v.Field(i)
+			}
+		}
+	}
+	walk(v)
+	return f
+}
