@@ -70,6 +70,35 @@ func TestRunCommand(t *testing.T) {
 			if err != nil || fmt.Sprint(r.Output) != "[46 47 48 49 50]" || !r.OutputTruncated || r.TruncatedLines != 45 {
 				t.Fatalf("max_lines: got %+v %v", r, err)
 			}
+			// Multi-line commands run with history suppression on.
+			r, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "for i in 1 2 3; do\n  echo \"n$i\"\ndone", SuppressHistory: true, Timeout: 30 * time.Second})
+			if err != nil || r.ExitStatus != 0 || fmt.Sprint(r.Output) != "[n1 n2 n3]" {
+				t.Fatalf("loop: got %+v %v", r, err)
+			}
+			if r := run("cat <<'EOF'\na 'b' \"c\" $HOME %d\nEOF"); fmt.Sprint(r.Output) != `[a 'b' "c" $HOME %d]` {
+				t.Fatalf("here-document: got %q", r.Output)
+			}
+			// An unterminated quote is a syntax error with a status, and the
+			// shell stays at its prompt for the next call.
+			if r := run("echo 'unterminated"); r.ExitStatus == 0 || len(r.Output) == 0 {
+				t.Fatalf("unterminated quote: got %+v", r)
+			}
+			if r := run("echo ok"); fmt.Sprint(r.Output) != "[ok]" {
+				t.Fatalf("after the unterminated quote: got %+v", r)
+			}
+			// The screen reads as if a person had typed the commands: no
+			// markers, no wrapper.
+			_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, false, CaptureArgs{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(screen, "\n")
+			if strings.Contains(text, "tmux-mcp") || strings.Contains(text, "printf '") || strings.Contains(text, "command eval") {
+				t.Fatalf("the screen shows the wrapper:\n%s", text)
+			}
+			if !strings.Contains(text, "$ echo ok\nok\n$") {
+				t.Fatalf("the screen does not show the command and its output:\n%s", text)
+			}
 		})
 	}
 }
@@ -89,7 +118,68 @@ func TestRunCommandRefusals(t *testing.T) {
 	if _, err := s.RunCommand(ctx, RunArgs{Command: "true", Timeout: time.Second}); !isCode(err, CodeTargetRequired) {
 		t.Fatalf("no target: got %v", err)
 	}
-	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "a\nb", SuppressHistory: true, Timeout: time.Second}); !isCode(err, CodeInvalidArguments) {
-		t.Fatalf("multi-line with suppress_history: got %v", err)
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "a\x00b", Timeout: time.Second}); !isCode(err, CodeInvalidArguments) {
+		t.Fatalf("NUL: got %v", err)
+	}
+}
+
+// TestRunCommandShellExits runs exit in a session's only pane, and in a
+// pane tmux keeps dead (remain-on-exit), where the status is known.
+func TestRunCommandShellExits(t *testing.T) {
+	for _, shell := range testShells {
+		t.Run(shell[0], func(t *testing.T) {
+			s, pane := shellSession(t, shell...)
+			ctx := testCtx(t)
+			r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "exit 3", Timeout: 30 * time.Second})
+			if err != nil || !r.ShellExited || r.HasStatus || r.TimedOut {
+				t.Fatalf("exit in the only pane: got %+v %v", r, err)
+			}
+		})
+	}
+	t.Run("remain-on-exit", func(t *testing.T) {
+		fx, s := newTestServer(t)
+		fx.NewSession(t, "sh", "env", "PS1=$ ", "sh")
+		fx.Tmux(t, "set-option", "-w", "-t", "sh", "remain-on-exit", "on")
+		pane := paneOf(t, s, "sh")
+		waitPrompt(t, s, pane)
+		r, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "exit 3", Timeout: 2 * time.Second})
+		if err != nil || !r.ShellExited || !r.HasStatus || r.ExitStatus != 3 {
+			t.Fatalf("exit 3 with remain-on-exit: got %+v %v", r, err)
+		}
+	})
+}
+
+// TestRunCommandContinuationPrompt leaves a shell at a continuation prompt
+// with input typed before, as send_keys can: run_command says so, and what
+// to do, instead of timing out.
+func TestRunCommandContinuationPrompt(t *testing.T) {
+	for _, shell := range testShells {
+		t.Run(shell[0], func(t *testing.T) {
+			fx, s := newTestServer(t)
+			fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ "}, shell...)...)
+			pane := paneOf(t, s, "sh")
+			waitPrompt(t, s, pane)
+			ctx := testCtx(t)
+			fx.Tmux(t, "send-keys", "-t", pane, "-l", "echo 'unterminated")
+			fx.Tmux(t, "send-keys", "-t", pane, "Enter")
+			start := time.Now()
+			_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 60 * time.Second})
+			if !isCode(err, CodeTmuxError) || !strings.Contains(err.Error(), "continuation prompt") || !strings.Contains(err.Error(), "C-c") {
+				t.Fatalf("got %v, want a tmux_error naming the continuation prompt", err)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Fatalf("took %v: it waited for the timeout", d)
+			}
+			fx.Tmux(t, "send-keys", "-t", pane, "C-c")
+			// dash drops input typed while it handles the interrupt: wait
+			// for its new prompt, a row with nothing after it.
+			if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Timeout: 20 * time.Second}); err != nil || !w.Found {
+				t.Fatalf("no prompt after C-c: %+v %v", w, err)
+			}
+			r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 30 * time.Second})
+			if err != nil || fmt.Sprint(r.Output) != "[hi]" {
+				t.Fatalf("after C-c: got %+v %v", r, err)
+			}
+		})
 	}
 }
