@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -66,43 +67,45 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
-	// The pane's state, its session (for the output stream) and where the
-	// line will be echoed, in one round trip.
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
-		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
-			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}"))
+	p, err := s.probe(ctx, pane)
 	if err != nil {
 		return RunResult{}, err
 	}
-	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
-		return RunResult{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
-	}
-	program := strings.TrimPrefix(f[0], "-")
-	switch {
-	case f[3] == "1":
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is dead; respawn it first (respawn_pane)", pane)
-	case !shells[program]:
-		return RunResult{}, errorf(CodeTmuxError, false,
-			"pane %s is running %q, not a shell at its prompt; run_command types into a shell (bash, zsh, sh). "+
-				"Wait for it to finish (wait_for_text), or stop it with send_keys keys=\"C-c\" enter=false, then retry", pane, f[0])
-	case f[2] == "1":
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in copy or view mode, not at a shell prompt; leave it with exit_copy_mode, then retry", pane)
-	case f[1] == "1":
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
-	}
-	var at screenAt
-	at.cursorX, _ = strconv.Atoi(f[5])
-	at.cursorY, _ = strconv.Atoi(f[6])
-	at.width, _ = strconv.Atoi(f[7])
-	at.height, _ = strconv.Atoi(f[8])
-
-	st, release, err := s.watchPaneIn(pane, f[4])
+	st, release, err := s.watchPaneIn(pane, p.session)
 	if err != nil {
 		return RunResult{}, err
 	}
 	defer release()
 	cursor, _ := st.position()
+	// tmux names a pane just made "tmux" until its shell has started, and
+	// a shell's prompt may not be drawn yet (the cursor on column 0): give
+	// the prompt a moment to be drawn, and look again.
+	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
+		if _, ok := s.awaitPrompt(ctx, st, cursor, nil); ok {
+			if p2, err := s.probe(ctx, pane); err == nil {
+				p = p2
+			}
+			cursor, _ = st.position()
+		}
+	}
+	switch {
+	case p.dead:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is dead; respawn it first (respawn_pane)", pane)
+	case !shells[p.program]:
+		return RunResult{}, errorf(CodeTmuxError, false,
+			"pane %s is running %q, not a shell at its prompt; run_command types into a shell (bash, zsh, sh). "+
+				"Wait for it to finish (wait_for_text), or stop it with send_keys keys=\"C-c\" enter=false, then retry", pane, p.program)
+	case p.mode:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in copy or view mode, not at a shell prompt; leave it with exit_copy_mode, then retry", pane)
+	case p.alt:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+	}
+	// Typed into a command left incomplete, the line would change what
+	// that command means: refuse, having typed nothing.
+	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane)) {
+		return RunResult{}, continuationError(pane, row, false)
+	}
+	at, program := p.at, p.program
 
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
@@ -173,7 +176,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		}
 		if scan.done {
 			res.ExitStatus, res.HasStatus = scan.status, true
-			s.awaitPrompt(ctx, st, cursor, scan.pend)
+			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.pend); ok {
+				prompts.Store(promptKey{s, pane}, p)
+			}
 			return finish(), nil
 		}
 		if r.paused || r.missed > 0 {
@@ -205,22 +210,109 @@ const promptGrace = time.Second
 // next prompt is drawn. So the next call finds the cursor where the prompt
 // left it, and a capture right after this call shows the prompt. zsh's
 // PROMPT_SP draws and erases a mark on column 0 first.
-func (s *Server) awaitPrompt(ctx context.Context, st *paneStream, cursor int64, after []byte) {
+// It returns the prompt's text on the cursor's row, and reports whether
+// it saw the prompt drawn.
+func (s *Server) awaitPrompt(ctx context.Context, st *paneStream, cursor int64, after []byte) (string, bool) {
 	var text lineReader
 	text.write(after)
 	pctx, cancel := context.WithTimeout(ctx, promptGrace)
 	defer cancel()
 	for text.col == 0 {
 		if st.wait(pctx, cursor) != nil {
-			return
+			return "", false
 		}
 		r := st.read(cursor)
 		cursor = r.next
 		if r.gone || r.connLost {
-			return
+			return "", false
 		}
 		text.write(r.data)
 	}
+	return string(text.cur[:min(text.col, len(text.cur))]), true
+}
+
+// prompts holds, per server and pane, the prompt RunCommand last saw the
+// pane's shell draw after a command: a plain "> " at the cursor is a
+// continuation prompt in a pane whose prompt is something else. An entry
+// is a few bytes; they are not removed.
+var prompts sync.Map // promptKey -> string
+
+type promptKey struct {
+	s    *Server
+	pane string
+}
+
+func (s *Server) lastPrompt(pane string) string {
+	p, _ := prompts.Load(promptKey{s, pane})
+	str, _ := p.(string)
+	return str
+}
+
+// cursorRow returns the text of the screen's cursor row left of the
+// cursor. capture-pane drops trailing spaces: they are put back.
+func cursorRow(screen []string, at screenAt) string {
+	if at.cursorY < 0 || at.cursorY >= len(screen) {
+		return ""
+	}
+	r := []rune(screen[at.cursorY])
+	if len(r) >= at.cursorX {
+		return string(r[:at.cursorX])
+	}
+	return string(r) + strings.Repeat(" ", at.cursorX-len(r))
+}
+
+// zshContinuation matches zsh's continuation prompts ("%_> "): "quote> ",
+// "dquote> ", "for dquote> ", "heredoc> ".
+var zshContinuation = regexp.MustCompile(`^([a-z]+ )*[a-z]+> $`)
+
+// isContinuation reports whether row, the text left of the cursor, is a
+// continuation prompt: zsh's, or the "> " of sh and bash in a pane whose
+// prompt was seen to be something else (last; "" if never seen).
+func isContinuation(row, last string) bool {
+	return zshContinuation.MatchString(row) || row == "> " && last != "" && last != row
+}
+
+func continuationError(pane, row string, typed bool) error {
+	what := "nothing was typed"
+	if typed {
+		what = "this command was taken as part of it, so it did not run"
+	}
+	return errorf(CodeTmuxError, typed,
+		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
+			"(an unterminated quote, bracket or here-document); %s. "+
+			"Send send_keys keys=\"C-c\" enter=false to discard the pending input, then run the command again", pane, row, what)
+}
+
+// runProbe is what RunCommand reads of a pane before typing.
+type runProbe struct {
+	program         string // pane_current_command, without a login shell's "-"
+	alt, mode, dead bool
+	session         string
+	at              screenAt
+	screen          []string
+}
+
+// probe reads the pane's state, its session (for the output stream), where
+// the line will be echoed and the screen, in one round trip.
+func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
+			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}"),
+		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+	if err != nil {
+		return runProbe{}, err
+	}
+	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
+	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
+		return runProbe{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
+	}
+	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
+		session: f[4], screen: rs[1].Lines}
+	p.at.cursorX, _ = strconv.Atoi(f[5])
+	p.at.cursorY, _ = strconv.Atoi(f[6])
+	p.at.width, _ = strconv.Atoi(f[7])
+	p.at.height, _ = strconv.Atoi(f[8])
+	return p, nil
 }
 
 // paneDead reports whether pane is gone or dead, and the exit status of
@@ -272,20 +364,12 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 	if len(f) != 4 || f[3] == "1" {
 		return nil // dead: the caller finds out
 	}
-	x, _ := strconv.Atoi(f[0])
-	y, _ := strconv.Atoi(f[1])
-	row := ""
-	if y >= 0 && y < len(rs[1].Lines) {
-		row = rs[1].Lines[y]
-	}
-	if r := []rune(row); x <= len(r) {
-		row = string(r[:x])
-	}
+	var at screenAt
+	at.cursorX, _ = strconv.Atoi(f[0])
+	at.cursorY, _ = strconv.Atoi(f[1])
+	row := cursorRow(rs[1].Lines, at)
 	if continuationPrompt.MatchString(row) {
-		return errorf(CodeTmuxError, true,
-			"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
-				"(an unterminated quote, bracket or here-document), and took this one as part of it, so nothing ran. "+
-				"Send send_keys keys=\"C-c\" enter=false to discard the pending input, then run the command again", pane, row)
+		return continuationError(pane, row, true)
 	}
 	if final {
 		return errorf(CodeDeadline, true,

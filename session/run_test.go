@@ -160,8 +160,15 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 			pane := paneOf(t, s, "sh")
 			waitPrompt(t, s, pane)
 			ctx := testCtx(t)
+			// A first call: the pane's prompt is seen.
+			if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: 30 * time.Second}); err != nil || r.ExitStatus != 0 {
+				t.Fatalf("true: got %+v %v", r, err)
+			}
 			fx.Tmux(t, "send-keys", "-t", pane, "-l", "echo 'unterminated")
 			fx.Tmux(t, "send-keys", "-t", pane, "Enter")
+			if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^[a-z ]*>\s*$`}, Regex: true, Timeout: 20 * time.Second}); err != nil || !w.Found {
+				t.Fatalf("no continuation prompt: %+v %v", w, err)
+			}
 			start := time.Now()
 			_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 60 * time.Second})
 			if !isCode(err, CodeTmuxError) || !strings.Contains(err.Error(), "continuation prompt") || !strings.Contains(err.Error(), "C-c") {

@@ -10,10 +10,11 @@ import (
 // and the reading of the markers that line makes the shell print.
 //
 // The command is typed as one line of printable ASCII whatever it holds
-// (newlines, quotes, tabs, non-ASCII bytes are escaped), and run by eval
-// in the shell itself:
+// (newlines, quotes, tabs, non-ASCII bytes become printf escapes), and run
+// by eval in the shell itself:
 //
-//	 printf '<erase><command>\n<start>'; command eval $'<command>'; printf '<end>' "$?"
+//	 printf '<erase><command>\n<start>'; (eval "$(printf 'if false; then :\n<command>\nfi')") &&
+//	   eval "$(printf '<command>')"; printf '<end>' "$?"
 //
 //   - eval runs it in the shell (cd, export, functions persist), and parses
 //     it only when it runs: an unterminated quote or a missing "done" is a
@@ -21,12 +22,20 @@ import (
 //     swallow the next call. A multi-line command (a loop, a here-document)
 //     is still one typed line, so a leading space keeps all of it out of
 //     the history where the shell ignores lines starting with a space.
+//   - A syntax error in eval, a special builtin, makes a POSIX shell (dash)
+//     drop the rest of the line, end marker included; "command eval" would
+//     not, but zsh's command runs only external programs. So a subshell
+//     first parses the command without running it (if false), and prints
+//     the shell's own syntax error; only a command that parses is run. The
+//     same line works in sh, dash, bash, zsh and ksh: the program tmux
+//     names for a pane just made may still be the sh -c that starts the
+//     real shell.
 //   - The start and end markers are OSC sequences with a number no
 //     terminal and no tmux from 3.2 to 3.7 knows: tmux drops them from the
-//     screen (a person and capture-pane never see them) but %output
-//     carries every byte the pane printed, so the stream holds them. The
-//     echo of the typed line shows "\033" as four characters, never the
-//     escape byte, so it cannot forge a marker; the tag is unique per call.
+//     screen (a person and capture-pane never see them) but %output carries
+//     every byte the pane printed, so the stream holds them. The echo of
+//     the typed line shows "\033" as four characters, never the escape
+//     byte, so it cannot forge a marker; the tag is unique per call.
 //   - <erase> moves the cursor back to where the echo of the typed line
 //     began and clears to the end of the screen, and the command is printed
 //     there instead, so the pane reads as if a person had typed it: prompt,
@@ -57,47 +66,16 @@ type screenAt struct {
 	width, height    int
 }
 
-// shellKind is how a shell is spoken to.
-type shellKind int
-
-const (
-	posixShell shellKind = iota // sh, dash, ash, busybox, yash: no $'...'
-	ansiCShell                  // bash, zsh, ksh, mksh: $'...' quoting
-	fishShell
-)
-
-func kindOf(shell string) shellKind {
-	switch shell {
-	case "bash", "zsh", "ksh", "mksh":
-		return ansiCShell
-	case "fish":
-		return fishShell
-	}
-	return posixShell
-}
-
 // runLine is the line RunCommand types (see above). lead is prefixed (a
 // space to keep the line out of the history, or nothing). It reports
 // whether the line erases its own echo.
 func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
-	kind := kindOf(shell)
 	osc := `\033]` + oscMarker + ";tmux-mcp;" + tag + ";"
-	// "command eval": a syntax error in a special builtin such as eval
-	// would abort the rest of the line in a POSIX shell, end marker
-	// included; command takes that away. zsh's command runs only external
-	// programs, and its eval does not abort.
-	eval := "command eval"
-	if shell == "zsh" || kind == fishShell {
-		eval = "eval"
-	}
-	var run, status string
-	switch kind {
-	case ansiCShell:
-		run, status = eval+" $'"+ansiC(command)+"'", `"$?"`
-	case fishShell:
-		run, status = eval+" (printf '"+printfFormat(command)+"' | string collect)", "$status"
-	default:
-		run, status = eval+` "$(printf '`+printfFormat(command)+`')"`, `"$?"`
+	f := printfFormat(command)
+	run := `(eval "$(printf 'if false; then :\n` + f + `\nfi')") && eval "$(printf '` + f + `')"`
+	status := `"$?"`
+	if shell == "fish" {
+		run, status = "eval (printf '"+f+"' | string collect)", "$status"
 	}
 	build := func(erase string) string {
 		return lead + "printf '" + erase + osc + `S\007'; ` + run + "; printf '" + osc + `E;%d\007' ` + status
@@ -110,7 +88,7 @@ func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 	}
 	// The erase sequence holds the number of rows the echo takes, which
 	// depends on the line's length: iterate until the digits settle.
-	reprint := printfFormat(command) + `\n`
+	reprint := f + `\n`
 	rows := 1
 	for range 4 {
 		line := build(eraseSeq(rows, at.cursorX) + reprint)
@@ -141,25 +119,6 @@ func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 // erases from there to the end of the screen, as printf format text.
 func eraseSeq(rows, col int) string {
 	return `\033[` + strconv.Itoa(rows) + `A\033[` + strconv.Itoa(col+1) + `G\033[J`
-}
-
-// ansiC quotes s for the inside of $'...': printable ASCII stays, except
-// the backslash and the quote, and every other byte becomes an octal
-// escape, so the result is one line of printable ASCII.
-func ansiC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' || c == '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			octal(&b, c)
-		}
-	}
-	return b.String()
 }
 
 // printfFormat makes s a printf format, inside single quotes, that prints
