@@ -177,13 +177,20 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Fatalf("took %v: it waited for the timeout", d)
 			}
-			fx.Tmux(t, "send-keys", "-t", pane, "C-c")
-			// dash drops input typed while it handles the interrupt: wait
-			// for its new prompt, a row with nothing after it.
-			if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Timeout: 20 * time.Second}); err != nil || !w.Found {
-				t.Fatalf("no prompt after C-c: %+v %v", w, err)
+			// What the error says to do works. dash drops input typed while
+			// it handles the interrupt, so wait for its new prompt, a row
+			// with nothing after it; under load a C-c was seen to go
+			// unanswered once, so the recovery, which is not under test
+			// here, gets three tries.
+			var r RunResult
+			for try := 0; ; try++ {
+				fx.Tmux(t, "send-keys", "-t", pane, "C-c")
+				_, _ = s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Timeout: 5 * time.Second})
+				r, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 10 * time.Second})
+				if err == nil && !r.TimedOut || try == 2 {
+					break
+				}
 			}
-			r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 30 * time.Second})
 			if err != nil || fmt.Sprint(r.Output) != "[hi]" {
 				t.Fatalf("after C-c: got %+v %v", r, err)
 			}
