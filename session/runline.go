@@ -13,8 +13,8 @@ import (
 // (newlines, quotes, tabs, non-ASCII bytes become printf escapes), and run
 // by eval in the shell itself:
 //
-//	 printf '<erase><command>\n<start>'; (eval "$(printf 'if false; then :\n<command>\nfi')") &&
-//	   eval "$(printf '<command>')"; printf '<end>' "$?"
+//	 printf '<erase><command>\n<start>'; case ${BASH_VERSION-}${ZSH_VERSION-} in
+//	 ?*) eval $'<command>';; *) command eval "$(printf '<command>')";; esac; printf '<end>' "$?"
 //
 //   - eval runs it in the shell (cd, export, functions persist), and parses
 //     it only when it runs: an unterminated quote or a missing "done" is a
@@ -22,14 +22,14 @@ import (
 //     swallow the next call. A multi-line command (a loop, a here-document)
 //     is still one typed line, so a leading space keeps all of it out of
 //     the history where the shell ignores lines starting with a space.
-//   - A syntax error in eval, a special builtin, makes a POSIX shell (dash)
-//     drop the rest of the line, end marker included; "command eval" would
-//     not, but zsh's command runs only external programs. So a subshell
-//     first parses the command without running it (if false), and prints
-//     the shell's own syntax error; only a command that parses is run. The
-//     same line works in sh, dash, bash, zsh and ksh: the program tmux
-//     names for a pane just made may still be the sh -c that starts the
-//     real shell.
+//   - The shell is told apart when the line runs, not before: the program
+//     tmux names for a pane just made may still be the sh -c that starts
+//     the real shell. bash and zsh eval $'...'. Other POSIX shells (dash)
+//     get "command eval": a syntax error in eval, a special builtin, would
+//     drop the rest of the line there, end marker included, and command
+//     takes that away (zsh's command runs only external programs, so it
+//     cannot be used everywhere). A plain command is single-quoted there;
+//     one with newlines or other bytes goes through printf, one fork.
 //   - The start and end markers are OSC sequences with a number no
 //     terminal and no tmux from 3.2 to 3.7 knows: tmux drops them from the
 //     screen (a person and capture-pane never see them) but %output carries
@@ -72,7 +72,12 @@ type screenAt struct {
 func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 	osc := `\033]` + oscMarker + ";tmux-mcp;" + tag + ";"
 	f := printfFormat(command)
-	run := `(eval "$(printf 'if false; then :\n` + f + `\nfi')") && eval "$(printf '` + f + `')"`
+	// Other POSIX shells: a plain line needs no printf, and no fork.
+	posix := `command eval "$(printf '` + f + `')"`
+	if plainASCII(command) {
+		posix = `command eval '` + strings.ReplaceAll(command, "'", `'\''`) + `'`
+	}
+	run := `case ${BASH_VERSION-}${ZSH_VERSION-} in ?*) eval $'` + ansiC(command) + `';; *) ` + posix + `;; esac`
 	status := `"$?"`
 	if shell == "fish" {
 		run, status = "eval (printf '"+f+"' | string collect)", "$status"
@@ -119,6 +124,35 @@ func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 // erases from there to the end of the screen, as printf format text.
 func eraseSeq(rows, col int) string {
 	return `\033[` + strconv.Itoa(rows) + `A\033[` + strconv.Itoa(col+1) + `G\033[J`
+}
+
+// plainASCII reports whether s is one line of printable ASCII.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// ansiC quotes s for the inside of $'...' (bash, zsh): printable ASCII
+// stays, but for the backslash, and every other byte, the quote included,
+// becomes an octal escape. With no quote inside, a POSIX shell parses the
+// same text as an ordinary quoted word, so the line parses everywhere.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c >= 0x20 && c < 0x7f && c != '\'':
+			b.WriteByte(c)
+		default:
+			octal(&b, c)
+		}
+	}
+	return b.String()
 }
 
 // printfFormat makes s a printf format, inside single quotes, that prints

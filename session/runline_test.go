@@ -20,21 +20,27 @@ var hardCommands = []string{
 	"trailing newline\n\n",
 }
 
-func TestEncoderIsPrintableASCII(t *testing.T) {
+func TestEncodersArePrintableASCII(t *testing.T) {
 	printable := regexp.MustCompile(`^[\x20-\x7e]*$`)
 	for _, c := range hardCommands {
 		if got := printfFormat(c); !printable.MatchString(got) {
 			t.Errorf("printfFormat(%q) = %q: not one line of printable ASCII", c, got)
 		}
+		if got := ansiC(c); !printable.MatchString(got) || strings.Contains(got, "'") {
+			t.Errorf("ansiC(%q) = %q: not one line of printable ASCII without a quote", c, got)
+		}
+	}
+	if got, want := ansiC("a'b\\c\nd"), `a\047b\\c\012d`; got != want {
+		t.Errorf("ansiC: got %q, want %q", got, want)
 	}
 	if got, want := printfFormat("50% a'b\\c\td"), `50%% a'\''b\\c\011d`; got != want {
 		t.Errorf("printfFormat: got %q, want %q", got, want)
 	}
 }
 
-// TestEncoderRoundTrip has real shells decode what the encoder made: what
-// eval would run must be the command, byte for byte.
-func TestEncoderRoundTrip(t *testing.T) {
+// TestEncodersRoundTrip has real shells decode what the encoders made:
+// what eval would run must be the command, byte for byte.
+func TestEncodersRoundTrip(t *testing.T) {
 	for _, sh := range []string{"sh", "bash", "zsh"} {
 		if _, err := exec.LookPath(sh); err != nil {
 			t.Logf("%s is not installed", sh)
@@ -45,6 +51,9 @@ func TestEncoderRoundTrip(t *testing.T) {
 				// A trailing x keeps a command substitution from eating final
 				// newlines.
 				scripts := map[string]string{"printf": "printf '" + printfFormat(c) + "x'"}
+				if sh != "sh" {
+					scripts["ansiC"] = "printf '%sx' $'" + ansiC(c) + "'"
+				}
 				for name, script := range scripts {
 					out, err := exec.Command(sh, "-c", script).Output()
 					if err != nil {
