@@ -142,6 +142,12 @@ func TestRunCommandShellExits(t *testing.T) {
 		fx.Tmux(t, "set-option", "-w", "-t", "sh", "remain-on-exit", "on")
 		pane := paneOf(t, s, "sh")
 		waitPrompt(t, s, pane)
+		if v := s.Version(); strings.HasPrefix(v, "3.2") {
+			// Reproduced with a bare tmux -C attach: 3.2a segfaults, now
+			// and then, when a remain-on-exit pane dies while a control
+			// client is attached.
+			t.Skipf("tmux %s can crash when a remain-on-exit pane dies under a control client", v)
+		}
 		r, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "exit 3", Timeout: 2 * time.Second})
 		if err != nil || !r.ShellExited || !r.HasStatus || r.ExitStatus != 3 {
 			t.Fatalf("exit 3 with remain-on-exit: got %+v %v", r, err)
