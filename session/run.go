@@ -262,8 +262,12 @@ func cursorRow(screen []string, at screenAt) string {
 }
 
 // zshContinuation matches zsh's continuation prompts ("%_> "): "quote> ",
-// "dquote> ", "for dquote> ", "heredoc> ".
-var zshContinuation = regexp.MustCompile(`^([a-z]+ )*[a-z]+> $`)
+// "dquote> ", "for dquote> ", "heredoc> ", made of the words of zsh's
+// parser states only, so that a prompt such as "dev> " is not one.
+var zshContinuation = regexp.MustCompile(`^((` + zshStates + `) )*(` + zshStates + `)> $`)
+
+const zshStates = `for|foreach|select|while|until|repeat|if|then|else|elif|case|function|subsh|cursh|` +
+	`array|quote|dquote|bquote|cmdsubst|mathsubst|math|heredoc|heredocd|brace|braceparam|always|cmdand|cmdor|pipe|errpipe`
 
 // isContinuation reports whether row, the text left of the cursor, is a
 // continuation prompt: zsh's, or the "> " of sh and bash in a pane whose

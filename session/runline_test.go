@@ -153,3 +153,23 @@ func TestMarkerScan(t *testing.T) {
 		t.Fatal("malformed status: got ok")
 	}
 }
+
+func TestIsContinuation(t *testing.T) {
+	for _, c := range []struct {
+		row, last string
+		want      bool
+	}{
+		{"quote> ", "", true},
+		{"for dquote> ", "$ ", true},
+		{"heredoc> ", "% ", true},
+		{"dev> ", "", false}, // a prompt, not a parser state
+		{"> ", "$ ", true},
+		{"> ", "> ", false}, // the pane's prompt is "> "
+		{"> ", "", false},   // never seen: typing is allowed
+		{"$ ", "$ ", false},
+	} {
+		if got := isContinuation(c.row, c.last); got != c.want {
+			t.Errorf("isContinuation(%q, %q) = %v, want %v", c.row, c.last, got, c.want)
+		}
+	}
+}
