@@ -203,3 +203,33 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCommandFish runs commands in fish, which has a syntax of its own.
+func TestRunCommandFish(t *testing.T) {
+	s, pane := shellSession(t, "fish", "--no-config")
+	ctx := testCtx(t)
+	for _, c := range []struct {
+		cmd    string
+		status int
+		out    string
+	}{
+		{"echo hi", 0, "[hi]"},
+		{"false", 1, "[]"},
+		{"for i in 1 2\n  echo n$i\nend", 0, "[n1 n2]"},
+		{`printf '%s\n' 'a\\b' "c'd" 50%`, 0, `[a\b c'd 50%]`},
+		{"cd /", 0, "[]"},
+		{"pwd", 0, "[/]"},
+	} {
+		r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: c.cmd, Timeout: 30 * time.Second, SuppressHistory: true})
+		if err != nil || !r.HasStatus || r.ExitStatus != c.status || fmt.Sprint(r.Output) != c.out {
+			t.Errorf("%q: got %+v %v, want status %d output %s", c.cmd, r, err, c.status, c.out)
+		}
+	}
+	if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo 'unterminated", Timeout: 30 * time.Second}); err != nil || r.ExitStatus == 0 {
+		t.Errorf("unterminated quote: got %+v %v", r, err)
+	}
+	_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, false, CaptureArgs{})
+	if text := strings.Join(screen, "\n"); err != nil || strings.Contains(text, "tmux-mcp") || !strings.Contains(text, `printf '%s\n' 'a\\b'`) {
+		t.Errorf("the screen does not read as typed (%v):\n%s", err, text)
+	}
+}

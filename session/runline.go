@@ -80,6 +80,8 @@ func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 	run := `case ${BASH_VERSION-}${ZSH_VERSION-} in ?*) eval $'` + ansiC(command) + `';; *) ` + posix + `;; esac`
 	status := `"$?"`
 	if shell == "fish" {
+		// fish's single quotes turn \\ into \: double them again.
+		f = strings.ReplaceAll(f, `\\`, `\\\\`)
 		run, status = "eval (printf '"+f+"' | string collect)", "$status"
 	}
 	build := func(erase string) string {
