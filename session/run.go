@@ -47,6 +47,11 @@ type RunResult struct {
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "yash": true, "busybox": true, "fish": true}
 
+// canonicalMax is the size of a tty's line buffer in canonical mode
+// (Linux's N_TTY_BUF_SIZE): sh and dash read lines through it, and a
+// longer line is cut.
+const canonicalMax = 4096
+
 // startGrace is how long RunCommand waits for the shell to start the
 // command before it looks at the pane for the reason it has not: a shell
 // at a continuation prompt (left by input typed before) never will.
@@ -115,6 +120,11 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		lead = " "
 	}
 	line, _ := runLine(program, tag, a.Command, lead, at)
+	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
+		return RunResult{}, errorf(CodeInvalidArguments, false,
+			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
+				"write it to a file first (paste_text into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line))
+	}
 	if _, err := s.exec(ctx,
 		controlmode.NewCommand("send-keys", "-t", pane, "-l").Text(line),
 		controlmode.NewCommand("send-keys", "-t", pane, "Enter")); err != nil {

@@ -106,6 +106,10 @@ func TestRunCommand(t *testing.T) {
 func TestRunCommandRefusals(t *testing.T) {
 	s, pane := shellSession(t, "sh")
 	ctx := testCtx(t)
+	// sh reads lines through the tty, which cuts them at 4 KB.
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo " + strings.Repeat("x", 5000), Timeout: time.Second}); !isCode(err, CodeInvalidArguments) || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("a 5 KB command in sh: got %v", err)
+	}
 	r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "sleep 5", Timeout: 100 * time.Millisecond})
 	if err != nil || !r.TimedOut {
 		t.Fatalf("timeout: got %+v %v", r, err)

@@ -24,7 +24,7 @@ import (
 //     the history where the shell ignores lines starting with a space.
 //   - The shell is told apart when the line runs, not before: the program
 //     tmux names for a pane just made may still be the sh -c that starts
-//     the real shell. bash and zsh eval $'...'. Other POSIX shells (dash)
+//     the real shell (past longCommand bytes the name is trusted). bash and zsh eval $'...'. Other POSIX shells (dash)
 //     get "command eval": a syntax error in eval, a special builtin, would
 //     drop the rest of the line there, end marker included, and command
 //     takes that away (zsh's command runs only external programs, so it
@@ -66,6 +66,14 @@ type screenAt struct {
 	width, height    int
 }
 
+// longCommand is the length past which runLine carries the command once,
+// in the form for the shell tmux names, instead of once per form: line
+// editors slow down with the square of a line's length (zsh took 12 s for
+// a 10 KB command typed three times), and a tty in canonical mode (dash)
+// cuts lines at 4 KB. RunCommand has waited for a new pane's prompt
+// before it reads the name, so the name is the shell's.
+const longCommand = 1024
+
 // runLine is the line RunCommand types (see above). lead is prefixed (a
 // space to keep the line out of the history, or nothing). It reports
 // whether the line erases its own echo.
@@ -77,7 +85,16 @@ func runLine(shell, tag, command, lead string, at screenAt) (string, bool) {
 	if plainASCII(command) {
 		posix = `command eval '` + strings.ReplaceAll(command, "'", `'\''`) + `'`
 	}
-	run := `case ${BASH_VERSION-}${ZSH_VERSION-} in ?*) eval $'` + ansiC(command) + `';; *) ` + posix + `;; esac`
+	ansi := `eval $'` + ansiC(command) + `'`
+	var run string
+	switch {
+	case len(command) <= longCommand:
+		run = `case ${BASH_VERSION-}${ZSH_VERSION-} in ?*) ` + ansi + `;; *) ` + posix + `;; esac`
+	case shell == "bash" || shell == "zsh":
+		run = ansi
+	default:
+		run = posix
+	}
 	status := `"$?"`
 	if shell == "fish" {
 		// fish's single quotes turn \\ into \: double them again.
