@@ -14,13 +14,21 @@ import (
 
 // SendKeys sends text or key names to a pane.
 func (b *TmuxBackend) SendKeys(ctx context.Context, in SendKeysIn) (Message, error) {
-	id, err := b.server(in.Socket).SendKeys(ctx, paneRef(in.PaneTarget), session.SendKeysArgs{
-		Keys: in.Keys, Enter: in.Enter, Literal: in.Literal, SuppressHistory: in.SuppressHistory,
-	})
+	args := session.SendKeysArgs{Enter: in.Enter, Literal: in.Literal, SuppressHistory: in.SuppressHistory}
+	if in.Keys.IsList {
+		args.KeyList = in.Keys.Keys
+	} else if len(in.Keys.Keys) > 0 {
+		args.Keys = in.Keys.Keys[0]
+	}
+	id, err := b.server(in.Socket).SendKeys(ctx, paneRef(in.PaneTarget), args)
 	if err != nil {
 		return Message{}, err
 	}
-	return Message{Result: "Keys sent to pane " + id}, nil
+	// Say whether Enter was pressed: after "C-c" it rarely is what was meant.
+	if in.Enter {
+		return Message{Result: "Keys sent to pane " + id + ", then Enter"}, nil
+	}
+	return Message{Result: "Keys sent to pane " + id + " (no Enter)"}, nil
 }
 
 // SendKeysBatch sends several inputs in order, as few lines as tmux allows.

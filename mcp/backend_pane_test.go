@@ -46,7 +46,7 @@ func TestSendKeys(t *testing.T) {
 
 		var out Message
 		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "hello world"}, &out)
-		if out.Result != "Keys sent to pane "+pane {
+		if out.Result != "Keys sent to pane "+pane+", then Enter" {
 			t.Fatalf("got %q", out.Result)
 		}
 		paneTestWait(t, env, pane, "hello world\nhello world")
@@ -60,6 +60,23 @@ func TestSendKeys(t *testing.T) {
 		paneTestWait(t, env, pane, "Enter\nEnter")
 		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "quiet", "suppress_history": true}, nil)
 		paneTestWait(t, env, pane, " quiet\n quiet")
+
+		// A list: key names and texts pressed in order; the string form
+		// of the same words types them.
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []any{"a", "Space", "b", "BSpace", "c", "Enter"}, "enter": false}, &out)
+		if out.Result != "Keys sent to pane "+pane+" (no Enter)" {
+			t.Fatalf("got %q", out.Result)
+		}
+		paneTestWait(t, env, pane, "a c\na c")
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "a Space b"}, nil)
+		paneTestWait(t, env, pane, "a Space b\na Space b")
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []any{"Enter", "x"}, "literal": true, "suppress_history": true}, nil)
+		paneTestWait(t, env, pane, " Enterx\n Enterx")
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []any{"y"}, "suppress_history": true}, nil)
+		paneTestWait(t, env, pane, " y\n y")
+		for _, bad := range []any{[]any{}, []any{""}, []any{"a", 1}, 5} {
+			wantCode(t, env.fail(t, "send_keys", map[string]any{"pane_id": pane, "keys": bad}), CodeInvalidArguments)
+		}
 
 		wantCode(t, env.fail(t, "send_keys", map[string]any{"pane_id": "%999", "keys": "x"}), CodeNotFound)
 		wantCode(t, env.fail(t, "send_keys", map[string]any{"keys": "x"}), CodeTargetRequired)

@@ -114,10 +114,11 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		OutputTruncatedLines: r.TruncatedLines,
 		EffectiveTimeout:     timeout.Seconds(),
 	}
-	if !r.TimedOut {
+	if r.HasStatus {
 		status := r.ExitStatus
 		out.ExitStatus = &status
 	}
+	out.ShellExited = r.ShellExited
 	return out, nil
 }
 

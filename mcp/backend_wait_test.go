@@ -74,7 +74,7 @@ func TestCaptureSinceTool(t *testing.T) {
 		var run RunCommandResult
 		env.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 3"}, &run)
 		env.ok(t, "capture_since", map[string]any{"cursor": first.Cursor}, &next)
-		if next.LinesMissed || !strings.Contains(strings.Join(next.Lines, "\n"), "\n1\n2\n3\n") || next.Cursor == first.Cursor {
+		if next.LinesMissed || !strings.Contains(strings.Join(next.Lines, "\n")+"\n", "\n1\n2\n3\n") || next.Cursor == first.Cursor {
 			t.Fatalf("got %+v", next)
 		}
 		wantCode(t, env.fail(t, "capture_since", map[string]any{"cursor": "bogus"}), CodeInvalidArguments)

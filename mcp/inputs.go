@@ -217,14 +217,14 @@ type (
 		PaneTarget
 		Timeout         float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
 		MaxLines        int     `json:"max_lines,omitempty" jsonschema:"Output lines to keep, newest last; 0 keeps all." mcp:"min=0;max=1000000"`
-		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history; default from LIBTMUX_SUPPRESS_HISTORY (on)."`
+		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history (bash with HISTCONTROL=ignorespace, zsh with HIST_IGNORE_SPACE), multi-line commands included; default from LIBTMUX_SUPPRESS_HISTORY (on)."`
 		Socket
 	}
 	// SendKeysIn is the input of send_keys.
 	SendKeysIn struct {
-		Keys string `json:"keys" jsonschema:"Text or tmux key names such as C-c." mcp:"len=1048576"`
+		Keys KeyList `json:"keys" jsonschema:"A string: one tmux key name (C-c, Escape, Up, F1) or else text typed as it is, so \"Escape :wq\" types those words. A list: key names and texts pressed in order, e.g. [\"Escape\", \":wq\"]."`
 		PaneTarget
-		Enter           bool `json:"enter,omitempty" jsonschema:"Press Enter after the keys." mcp:"default=true"`
+		Enter           bool `json:"enter,omitempty" jsonschema:"Press Enter after the keys, also after a key name such as C-c: false to send the keys alone." mcp:"default=true"`
 		Literal         bool `json:"literal,omitempty" jsonschema:"Send keys as text, without key-name lookup." mcp:"default=false"`
 		SuppressHistory bool `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history." mcp:"default=false"`
 		Socket

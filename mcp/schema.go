@@ -32,6 +32,11 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 		{Type: "string"}, {Type: "boolean"},
 	}}},
 	reflect.TypeFor[JSONObject](): {Type: "object", AdditionalProperties: &jsonschema.Schema{}},
+	reflect.TypeFor[KeyList](): {AnyOf: []*jsonschema.Schema{
+		{Type: "string", MaxLength: jsonschema.Ptr(1 << 20)},
+		{Type: "array", MinItems: jsonschema.Ptr(1), MaxItems: jsonschema.Ptr(1000),
+			Items: &jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(1 << 16)}},
+	}},
 }
 
 // lineSet holds the string schemas whose values must be a single line.

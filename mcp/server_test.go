@@ -477,7 +477,7 @@ func minimalArgs(t *testing.T, tool string) map[string]any {
 			args[name] = "tiled"
 		case p.Type == "string" && ids[name] != "":
 			args[name] = ids[name]
-		case p.Type == "string":
+		case p.Type == "string", len(p.AnyOf) > 0 && p.AnyOf[0].Type == "string":
 			args[name] = "x1"
 		}
 	}

@@ -112,10 +112,10 @@ func paneTarget() toolOption {
 func paneInputTools() []*toolDef {
 	return []*toolDef{
 		addTool("run_command", TierMutating, annShell,
-			"Run a shell command in a pane, wait for it to finish, and return its exit status and output. It runs in a subshell: cd and export do not persist.",
+			"Run a command in the pane's shell; return its exit status and all its output. cd and export persist; multi-line commands are fine.",
 			Backend.RunCommand, paneTarget(), selfBounded()),
 		addTool("send_keys", TierMutating, annShell,
-			"Send text or tmux key names to a pane, then Enter unless enter is false.",
+			`Send keys, then Enter unless enter is false (also after C-c). keys: one key name or text, or a list pressed in order: ["Escape", ":wq"].`,
 			Backend.SendKeys, paneTarget()),
 		addTool("send_keys_batch", TierMutating, annShell,
 			"Send several inputs to panes in order.",

@@ -164,8 +164,9 @@ type CaptureSinceResult struct {
 // RunCommandResult is the outcome of run_command.
 type RunCommandResult struct {
 	PaneID               string   `json:"pane_id"`
-	ExitStatus           *int     `json:"exit_status,omitempty" jsonschema:"Absent when the wait timed out."`
+	ExitStatus           *int     `json:"exit_status,omitempty" jsonschema:"Absent when the wait timed out, or the shell exited and tmux did not keep its status."`
 	TimedOut             bool     `json:"timed_out"`
+	ShellExited          bool     `json:"shell_exited" jsonschema:"The shell itself ended (exit, exec): the pane is gone, or dead if remain-on-exit kept it."`
 	ElapsedSeconds       float64  `json:"elapsed_seconds"`
 	Output               []string `json:"output"`
 	OutputTruncated      bool     `json:"output_truncated"`

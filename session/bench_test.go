@@ -219,3 +219,19 @@ func BenchmarkRunCommand_True(b *testing.B) {
 	b.ReportMetric(rt, "round-trip-µs")
 	b.ReportMetric(fork, "fork-µs")
 }
+
+// BenchmarkRunCommand_TrueBash is BenchmarkRunCommand_True in bash, which
+// run_command drives without a fork.
+func BenchmarkRunCommand_TrueBash(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "sh", "env", "PS1=$ ", "bash", "--norc", "--noprofile")
+	pane := paneOf(b, s, "sh")
+	waitPrompt(b, s, pane)
+	for b.Loop() {
+		r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: 10 * time.Second})
+		if err != nil || r.ExitStatus != 0 {
+			b.Fatal(r, err)
+		}
+	}
+}

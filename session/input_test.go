@@ -164,3 +164,20 @@ func TestMayWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestTypedOfAKeyList(t *testing.T) {
+	for _, tc := range []struct {
+		a    SendKeysArgs
+		want string
+	}{
+		{SendKeysArgs{Keys: "echo hi"}, "echo hi"},
+		{SendKeysArgs{Keys: "C-c"}, ""},
+		{SendKeysArgs{KeyList: []string{"Escape", ":wq"}}, ":wq"},
+		{SendKeysArgs{KeyList: []string{"def f(x):", "Enter", "    return x", "Enter"}}, "def f(x):\n    return x\n"},
+		{SendKeysArgs{KeyList: []string{"Enter", "C-c"}, Literal: true}, "EnterC-c"},
+	} {
+		if got := tc.a.typed(); got != tc.want {
+			t.Errorf("%+v: typed %q, want %q", tc.a, got, tc.want)
+		}
+	}
+}

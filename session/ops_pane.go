@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,10 +22,14 @@ import (
 // SendKeysArgs are the arguments of [Server.SendKeys].
 type SendKeysArgs struct {
 	Keys string
+	// KeyList, if not nil, is sent instead of Keys: each item one argument
+	// of send-keys, a key name such as Escape if it is one, else text.
+	KeyList []string
 	// Enter presses Enter after the keys, as a key of its own.
 	Enter bool
-	// Literal sends Keys as text (send-keys -l). Otherwise Keys is one
-	// argument: a key name such as C-c if it is one, else text.
+	// Literal sends Keys (or every item of KeyList) as text (send-keys
+	// -l). Otherwise Keys is one argument: a key name such as C-c if it is
+	// one, else text.
 	Literal bool
 	// SuppressHistory prefixes a space, which shells configured with
 	// HISTCONTROL=ignorespace leave out of their history.
@@ -33,17 +38,24 @@ type SendKeysArgs struct {
 
 // commands returns the send-keys commands for target.
 func (a SendKeysArgs) commands(target string) []controlmode.Command {
-	keys := a.Keys
-	if a.SuppressHistory {
-		keys = " " + keys
+	keys := []string{a.Keys}
+	if a.KeyList != nil {
+		keys = slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
+	}
+	if a.SuppressHistory && len(keys) > 0 {
+		if a.Literal || a.KeyList == nil {
+			keys[0] = " " + keys[0]
+		} else {
+			keys = append([]string{"Space"}, keys...)
+		}
 	}
 	var cmds []controlmode.Command
-	if keys != "" {
+	if len(keys) > 1 || len(keys) == 1 && keys[0] != "" {
 		flags := []string{"-t", target}
 		if a.Literal {
 			flags = append(flags, "-l")
 		}
-		cmds = append(cmds, controlmode.NewCommand("send-keys", flags...).Text(keys))
+		cmds = append(cmds, controlmode.NewCommand("send-keys", flags...).Text(keys...))
 	}
 	if a.Enter {
 		cmds = append(cmds, controlmode.NewCommand("send-keys", "-t", target, "Enter"))
@@ -65,8 +77,22 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	return id, err
 }
 
-// typed is the text a types, for telling its echo from output.
-func (a SendKeysArgs) typed() string { return typedText(a.Keys, a.Literal) }
+// typed is the text a types, for telling its echo from output: of a key
+// list, its texts, with a line break for each Enter among its keys.
+func (a SendKeysArgs) typed() string {
+	if a.KeyList == nil {
+		return typedText(a.Keys, a.Literal)
+	}
+	var b strings.Builder
+	for _, k := range a.KeyList {
+		if !a.Literal && (k == "Enter" || k == "C-m" || k == "KPEnter") {
+			b.WriteByte('\n')
+			continue
+		}
+		b.WriteString(typedText(k, a.Literal))
+	}
+	return b.String()
+}
 
 // SendKeysOp is one input of [Server.SendKeysBatch].
 type SendKeysOp struct {

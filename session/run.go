@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -27,9 +29,14 @@ type RunArgs struct {
 
 // RunResult is the outcome of [Server.RunCommand].
 type RunResult struct {
-	PaneID          string
-	ExitStatus      int  // valid unless TimedOut
-	TimedOut        bool // the command had not finished when the timeout passed
+	PaneID     string
+	ExitStatus int  // valid when HasStatus
+	HasStatus  bool // the command ended and its exit status is known
+	TimedOut   bool // the command had not finished when the timeout passed
+	// ShellExited reports that the shell ended while the command ran (the
+	// command was exit, or exec'd a program that ended): the pane is gone,
+	// or dead with remain-on-exit, when its status is ExitStatus.
+	ShellExited     bool
 	Output          []string
 	OutputTruncated bool
 	TruncatedLines  int
@@ -40,58 +47,83 @@ type RunResult struct {
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "yash": true, "busybox": true, "fish": true}
 
+// canonicalMax is the size of a tty's line buffer in canonical mode
+// (Linux's N_TTY_BUF_SIZE): sh and dash read lines through it, and a
+// longer line is cut.
+const canonicalMax = 4096
+
+// startGrace is how long RunCommand waits for the shell to start the
+// command before it looks at the pane for the reason it has not: a shell
+// at a continuation prompt (left by input typed before) never will.
+const startGrace = 2 * time.Second
+
 // RunCommand types command into the pane's shell and returns its exit
 // status and its complete output, read from the pane's output stream, so
-// output longer than the screen is kept. The command runs in the shell
-// itself (cd and exports persist), between two markers unique to the call
-// that its output cannot forge. Nothing but the command line is typed:
-// no temporary file, no tmux wait-for on the shared channel.
+// output longer than the screen is kept. The shell itself runs the command
+// (cd and exports persist), through eval, between two markers that neither
+// a person nor capture-pane sees (see runline.go). Nothing but the command
+// line is typed: no temporary file, no tmux wait-for on the shared channel.
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	start := time.Now()
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return RunResult{}, errorf(CodeInvalidArguments, false, "command contains a NUL byte")
 	}
-	if a.SuppressHistory && strings.ContainsAny(a.Command, "\r\n") {
-		return RunResult{}, errorf(CodeInvalidArguments, false, "with suppress_history the command must be a single line")
-	}
 	pane, err := s.ResolvePane(ctx, a.Pane, false)
 	if err != nil {
 		return RunResult{}, err
 	}
-	// The pane's state and its session (for the output stream) in one
-	// round trip.
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
-		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}"))
+	p, err := s.probe(ctx, pane)
 	if err != nil {
 		return RunResult{}, err
 	}
-	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 5 || !strings.HasPrefix(f[4], "$") {
-		return RunResult{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
-	}
-	program := strings.TrimPrefix(f[0], "-")
-	switch {
-	case f[3] == "1":
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is dead; respawn it first", pane)
-	case !shells[program]:
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is running %q, not a shell at its prompt; run_command types into a shell (bash, zsh, sh)", pane, f[0])
-	case f[1] == "1" || f[2] == "1":
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in a mode or on the alternate screen, not at a shell prompt", pane)
-	}
-
-	st, release, err := s.watchPaneIn(pane, f[4])
+	st, release, err := s.watchPaneIn(pane, p.session)
 	if err != nil {
 		return RunResult{}, err
 	}
 	defer release()
 	cursor, _ := st.position()
+	// tmux names a pane just made "tmux" until its shell has started, and
+	// a shell's prompt may not be drawn yet (the cursor on column 0): give
+	// the prompt a moment to be drawn, and look again.
+	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
+		if _, ok := s.awaitPrompt(ctx, st, cursor, nil); ok {
+			if p2, err := s.probe(ctx, pane); err == nil {
+				p = p2
+			}
+			cursor, _ = st.position()
+		}
+	}
+	switch {
+	case p.dead:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is dead; respawn it first (respawn_pane)", pane)
+	case !shells[p.program]:
+		return RunResult{}, errorf(CodeTmuxError, false,
+			"pane %s is running %q, not a shell at its prompt; run_command types into a shell (bash, zsh, sh). "+
+				"Wait for it to finish (wait_for_text), or stop it with send_keys keys=\"C-c\" enter=false, then retry", pane, p.program)
+	case p.mode:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in copy or view mode, not at a shell prompt; leave it with exit_copy_mode, then retry", pane)
+	case p.alt:
+		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+	}
+	// Typed into a command left incomplete, the line would change what
+	// that command means: refuse, having typed nothing.
+	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane)) {
+		return RunResult{}, continuationError(pane, row, false)
+	}
+	at, program := p.at, p.program
 
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
-	tag := "__tmcp_" + hex.EncodeToString(mark)
-	line := commandLine(program, tag, a.Command)
+	tag := hex.EncodeToString(mark)
+	lead := ""
 	if a.SuppressHistory {
-		line = " " + line
+		lead = " "
+	}
+	line, _ := runLine(program, tag, a.Command, lead, at)
+	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
+		return RunResult{}, errorf(CodeInvalidArguments, false,
+			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
+				"write it to a file first (paste_text into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line))
 	}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	if _, err := s.exec(ctx,
@@ -104,69 +136,263 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	res := RunResult{PaneID: pane}
 	out := &outputLines{max: a.MaxLines}
 	var text lineReader
-	begun := false
+	scan := markerScan{m: newRunMarkers(tag)}
+	finish := func() RunResult {
+		if l := text.line(); l != "" {
+			out.add(l)
+		}
+		res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
+		res.Elapsed = time.Since(start)
+		return res
+	}
 	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
 	defer cancel()
+	gctx, gcancel := context.WithTimeout(wctx, startGrace)
+	defer gcancel()
 	for {
-		if err := st.wait(wctx, cursor); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				res.TimedOut = true
-				if begun {
-					out.add(text.line())
+		waitCtx := wctx
+		if !scan.begun && gctx.Err() == nil {
+			waitCtx = gctx
+		}
+		if err := st.wait(waitCtx, cursor); err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return RunResult{}, fromExec(err)
+			case wctx.Err() == nil:
+				// The grace ran out before the shell started the command.
+				if err := s.notStarted(ctx, pane, false); err != nil {
+					return RunResult{}, err
 				}
-				res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
-				res.Elapsed = time.Since(start)
-				return res, nil
+				continue
+			case !scan.begun:
+				if err := s.notStarted(ctx, pane, true); err != nil {
+					return RunResult{}, err
+				}
 			}
-			return RunResult{}, fromExec(err)
+			if dead, status, ok := s.paneDead(ctx, pane); ok && dead {
+				res.ShellExited, res.HasStatus, res.ExitStatus = true, status >= 0, status
+				return finish(), nil
+			}
+			res.TimedOut = true
+			return finish(), nil
 		}
 		r := st.read(cursor)
 		cursor = r.next
-		if r.connLost {
-			return RunResult{}, errorf(CodeConnectionLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
+		data, ok := scan.feed(r.data)
+		if !ok {
+			return RunResult{}, errorf(CodeTmuxError, true, "cannot read the exit status the shell in pane %s printed", pane)
 		}
-		text.write(r.data)
+		text.write(data)
 		for _, l := range text.take() {
-			// A shell may print its continuation prompt ("> ") before
-			// the first marker, on the same line.
-			switch i := strings.Index(l, tag+"_E:"); {
-			case !begun:
-				begun = strings.HasSuffix(l, tag+"_S")
-			case i >= 0:
-				code, err := strconv.Atoi(l[i+len(tag)+3:])
-				if err != nil {
-					return RunResult{}, errorf(CodeTmuxError, true, "cannot read the exit status from %q", l)
-				}
-				res.ExitStatus = code
-				out.dropTrailingEmpty()
-				res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
-				res.Elapsed = time.Since(start)
-				return res, nil
-			default:
-				out.add(l)
+			out.add(l)
+		}
+		if scan.done {
+			res.ExitStatus, res.HasStatus = scan.status, true
+			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.pend); ok {
+				prompts.Store(promptKey{s, pane}, p)
 			}
+			return finish(), nil
 		}
 		if r.paused || r.missed > 0 {
 			out.lost = true
 		}
-		if r.gone {
-			return RunResult{}, errorf(CodeNotFound, true, "pane %s exited while the command ran", pane)
+		if r.gone || r.connLost {
+			// The pane closed, or the client following it ended, which
+			// is what happens when the shell of a session's only pane
+			// exits: ask tmux which.
+			dead, status, ok := s.paneDead(ctx, pane)
+			if r.gone || ok && dead {
+				res.ShellExited = true
+				res.HasStatus, res.ExitStatus = ok && status >= 0, status
+				return finish(), nil
+			}
+			if r.connLost {
+				return RunResult{}, errorf(CodeConnectionLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
+			}
 		}
 	}
 }
 
-// commandLine is what RunCommand types: the start marker, the command in a
-// group of the shell itself, and the end marker with the exit status. The
-// markers are printed with the tag split in two, so the echo of the typed
-// line never contains them whole. The command ends with a newline inside
-// the group, so a trailing comment cannot swallow the closing brace.
-func commandLine(shell, tag, command string) string {
-	half := len(tag) / 2
-	a, b := tag[:half], tag[half:]
-	if shell == "fish" {
-		return "printf '%s%s_S\\n' " + a + " " + b + "; begin; " + command + "\nend; printf '\\n%s%s_E:%s\\n' " + a + " " + b + " $status"
+// promptGrace bounds how long RunCommand waits for the shell's next
+// prompt after the command ended.
+const promptGrace = time.Second
+
+// awaitPrompt waits until the shell's output after the end marker (after
+// holds what came with the marker) has left the cursor off column 0: its
+// next prompt is drawn. So the next call finds the cursor where the prompt
+// left it, and a capture right after this call shows the prompt. zsh's
+// PROMPT_SP draws and erases a mark on column 0 first.
+// It returns the prompt's text on the cursor's row, and reports whether
+// it saw the prompt drawn.
+func (s *Server) awaitPrompt(ctx context.Context, st *paneStream, cursor int64, after []byte) (string, bool) {
+	var text lineReader
+	text.write(after)
+	pctx, cancel := context.WithTimeout(ctx, promptGrace)
+	defer cancel()
+	for text.col == 0 {
+		if st.wait(pctx, cursor) != nil {
+			return "", false
+		}
+		r := st.read(cursor)
+		cursor = r.next
+		if r.gone || r.connLost {
+			return "", false
+		}
+		text.write(r.data)
 	}
-	return "printf '%s%s_S\\n' " + a + " " + b + "; { " + command + "\n}; printf '\\n%s%s_E:%s\\n' " + a + " " + b + " \"$?\""
+	return string(text.cur[:min(text.col, len(text.cur))]), true
+}
+
+// prompts holds, per server and pane, the prompt RunCommand last saw the
+// pane's shell draw after a command: a plain "> " at the cursor is a
+// continuation prompt in a pane whose prompt is something else. An entry
+// is a few bytes; they are not removed.
+var prompts sync.Map // promptKey -> string
+
+type promptKey struct {
+	s    *Server
+	pane string
+}
+
+func (s *Server) lastPrompt(pane string) string {
+	p, _ := prompts.Load(promptKey{s, pane})
+	str, _ := p.(string)
+	return str
+}
+
+// cursorRow returns the text of the screen's cursor row left of the
+// cursor. capture-pane drops trailing spaces: they are put back.
+func cursorRow(screen []string, at screenAt) string {
+	if at.cursorY < 0 || at.cursorY >= len(screen) {
+		return ""
+	}
+	r := []rune(screen[at.cursorY])
+	if len(r) >= at.cursorX {
+		return string(r[:at.cursorX])
+	}
+	return string(r) + strings.Repeat(" ", at.cursorX-len(r))
+}
+
+// zshContinuation matches zsh's continuation prompts ("%_> "): "quote> ",
+// "dquote> ", "for dquote> ", "heredoc> ", made of the words of zsh's
+// parser states only, so that a prompt such as "dev> " is not one.
+var zshContinuation = regexp.MustCompile(`^((` + zshStates + `) )*(` + zshStates + `)> $`)
+
+const zshStates = `for|foreach|select|while|until|repeat|if|then|else|elif|case|function|subsh|cursh|` +
+	`array|quote|dquote|bquote|cmdsubst|mathsubst|math|heredoc|heredocd|brace|braceparam|always|cmdand|cmdor|pipe|errpipe`
+
+// isContinuation reports whether row, the text left of the cursor, is a
+// continuation prompt: zsh's, or the "> " of sh and bash in a pane whose
+// prompt was seen to be something else (last; "" if never seen).
+func isContinuation(row, last string) bool {
+	return zshContinuation.MatchString(row) || row == "> " && last != "" && last != row
+}
+
+func continuationError(pane, row string, typed bool) error {
+	what := "nothing was typed"
+	if typed {
+		what = "this command was taken as part of it, so it did not run"
+	}
+	return errorf(CodeTmuxError, typed,
+		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
+			"(an unterminated quote, bracket or here-document); %s. "+
+			"Send send_keys keys=\"C-c\" enter=false to discard the pending input, then run the command again", pane, row, what)
+}
+
+// runProbe is what RunCommand reads of a pane before typing.
+type runProbe struct {
+	program         string // pane_current_command, without a login shell's "-"
+	alt, mode, dead bool
+	session         string
+	at              screenAt
+	screen          []string
+}
+
+// probe reads the pane's state, its session (for the output stream), where
+// the line will be echoed and the screen, in one round trip.
+func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
+			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}"),
+		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+	if err != nil {
+		return runProbe{}, err
+	}
+	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
+	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
+		return runProbe{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
+	}
+	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
+		session: f[4], screen: rs[1].Lines}
+	p.at.cursorX, _ = strconv.Atoi(f[5])
+	p.at.cursorY, _ = strconv.Atoi(f[6])
+	p.at.width, _ = strconv.Atoi(f[7])
+	p.at.height, _ = strconv.Atoi(f[8])
+	return p, nil
+}
+
+// paneDead reports whether pane is gone or dead, and the exit status of
+// its program when tmux kept it (remain-on-exit), else -1. It reports
+// false if tmux could not be asked.
+func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
+	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}"))
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && (e.Code == CodeNotFound || e.Code == CodeServerUnavailable) {
+			return true, -1, true // gone, or the server with it: its last session ended
+		}
+		return false, -1, false
+	}
+	d, st, _ := strings.Cut(strings.Join(rs[0].Lines, ""), "\t")
+	if d != "1" {
+		return false, -1, true
+	}
+	n, err := strconv.Atoi(st)
+	if err != nil {
+		n = -1
+	}
+	return true, n, true
+}
+
+// continuationPrompt matches the prompts shells show when a command is
+// incomplete: "> " (sh, bash), "quote> ", "dquote> ", "for dquote> "
+// (zsh's "%_> ").
+var continuationPrompt = regexp.MustCompile(`^[a-z> ]*> ?$`)
+
+// notStarted looks at a pane whose shell has not started the command it
+// was given. It returns the error that names why, or nil if it cannot
+// tell yet (final false) and the wait should go on.
+func (s *Server) notStarted(ctx context.Context, pane string, final bool) error {
+	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	rs, err := s.exec(qctx,
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{cursor_x}\t#{cursor_y}\t#{pane_current_command}\t#{pane_dead}"),
+		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+	if err != nil {
+		if final {
+			return errorf(CodeDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)
+		}
+		return nil
+	}
+	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
+	if len(f) != 4 || f[3] == "1" {
+		return nil // dead: the caller finds out
+	}
+	var at screenAt
+	at.cursorX, _ = strconv.Atoi(f[0])
+	at.cursorY, _ = strconv.Atoi(f[1])
+	row := cursorRow(rs[1].Lines, at)
+	if continuationPrompt.MatchString(row) {
+		return continuationError(pane, row, true)
+	}
+	if final {
+		return errorf(CodeDeadline, true,
+			"the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
+				"it may be busy or not reading input; look with capture_pane, or stop it with send_keys keys=\"C-c\" enter=false", pane, f[2], row)
+	}
+	return nil
 }
 
 // outputLines keeps the output of a command, the newest max lines when
@@ -184,14 +410,6 @@ func (o *outputLines) add(l string) {
 		n := len(o.lines) - o.max
 		o.dropped += n
 		o.lines = append([]string(nil), o.lines[n:]...)
-	}
-}
-
-// dropTrailingEmpty removes the empty line the end marker's leading
-// newline makes when the output already ended with one.
-func (o *outputLines) dropTrailingEmpty() {
-	if n := len(o.lines); n > 0 && o.lines[n-1] == "" {
-		o.lines = o.lines[:n-1]
 	}
 }
 

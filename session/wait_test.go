@@ -155,8 +155,8 @@ func TestCaptureSince(t *testing.T) {
 		t.Fatalf("since: got %v, %v", r.LinesMissed, err)
 	}
 	// Everything after the cursor, exactly once: the typed line's echo,
-	// 3,000 lines of output, the end marker and the next prompt's line.
-	joined := strings.Join(r.Lines, "\n")
+	// 3,000 lines of output and the next prompt's line.
+	joined := strings.Join(r.Lines, "\n") + "\n"
 	for _, want := range []string{"\n1\n2\n", "\n2999\n3000\n"} {
 		if !strings.Contains(joined, want) {
 			t.Fatalf("missing %q in %d lines", want, len(r.Lines))

@@ -284,7 +284,7 @@ func BenchmarkInProcessToolCall(b *testing.B) {
 			return err
 		}},
 		{"send_keys", map[string]any{"pane_id": pane, "keys": "x", "literal": true}, func() error {
-			_, err := backend.SendKeys(ctx, mcp.SendKeysIn{PaneTarget: target, Keys: "x", Literal: true, Enter: true})
+			_, err := backend.SendKeys(ctx, mcp.SendKeysIn{PaneTarget: target, Keys: mcp.KeyList{Keys: []string{"x"}}, Literal: true, Enter: true})
 			return err
 		}},
 	} {
