@@ -27,6 +27,10 @@ type Options struct {
 	ResyncDelay time.Duration
 	// Logger receives connection events. Nil discards.
 	Logger *slog.Logger
+	// Host is where the tmux servers run, and Tmux, ConfigFile and the
+	// sockets name things there. Nil means this machine; see [NewSSH].
+	// The caller closes it after the Manager.
+	Host Host
 }
 
 // Socket names a tmux server: by socket name (tmux -L) or by path (tmux
