@@ -48,9 +48,10 @@ type config struct {
 	waitMax         time.Duration
 	suppressHistory bool
 	teardownOnExit  bool
-	pipes           bool   // the control client on pipes, not a pty
-	selfPane        string // TMUX_PANE
-	selfSocketPath  string // from TMUX
+	pipes           bool     // the control client on pipes, not a pty
+	ssh             []string // LIBTMUX_SSH / --ssh, split: ssh options, destination last; nil = local
+	selfPane        string   // TMUX_PANE
+	selfSocketPath  string   // from TMUX
 
 	help, version bool
 
@@ -75,6 +76,7 @@ var options = []option{
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
 	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
+	{"--ssh \"[OPTIONS] DEST\"", "LIBTMUX_SSH", "Drive tmux on another host through one ssh connection: ssh's options and the destination, last, split as a shell splits words. The socket and --tmux then name things on that host. Never prompts (BatchMode); see Remote tmux in the README."},
 	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
 	{"--pipes", "", "Run the control client on pipes instead of a pty: 20-38 µs less per tool call (measured), and tmux list-clients shows it with no tty."},
 	{"", "LIBTMUX_MCP_WAIT_MAX_SECONDS", "Ceiling on any one wait, in seconds: default 30, clamped to [1, 120]. A longer timeout argument is clamped, not refused."},
@@ -176,6 +178,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	var (
 		socket, socketPath string
 		tools              toolList
+		sshSpec            = getenv("LIBTMUX_SSH")
 	)
 	fs.StringVar(&c.safety, "safety", c.safety, "")
 	fs.Var(&tools, "tool", "")
@@ -184,6 +187,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
 	fs.BoolVar(&c.teardownOnExit, "teardown-on-exit", false, "")
 	fs.BoolVar(&c.pipes, "pipes", false, "")
+	fs.StringVar(&sshSpec, "ssh", sshSpec, "")
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -240,6 +244,9 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	}
 	if c.socket.Path != "" {
 		c.socket.Name = ""
+	}
+	if err := c.parseSSH(sshSpec); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
