@@ -370,3 +370,26 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 		t.Fatalf("WaitForText after the fault: %+v, %v", w, err)
 	}
 }
+
+// TestSSHProbeServers: list_servers on a remote host probes the host's
+// socket directory, in one one-shot over the connection.
+func TestSSHProbeServers(t *testing.T) {
+	e := newSSHEnv(t, -1)
+	e.fx.NewSession(t, "p1")
+	e.fx.NewSession(t, "p2")
+	want := e.fx.Tmux(t, "display-message", "-p", "#{version}")
+	got := e.m.ProbeServers(testCtx(t), "", []string{e.fx.SocketPath(), "/nonexistent/socket"})
+	found := 0
+	for _, st := range got {
+		if st.SocketPath != e.fx.SocketPath() {
+			continue
+		}
+		found++
+		if st.Socket != (Socket{Name: e.fx.Socket}) || !st.Alive || st.Sessions != 2 || st.Version != want {
+			t.Errorf("got %+v, want socket %s alive with 2 sessions of %s", st, e.fx.Socket, want)
+		}
+	}
+	if found != 1 {
+		t.Fatalf("the server is listed %d times in %+v, want once", found, got)
+	}
+}
