@@ -434,7 +434,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if pane == "" {
 		return Pane{}, errorf(CodeTargetRequired, false, "respawn_pane needs a pane_id")
 	}
-	spawn, err := a.SpawnArgs.args()
+	spawn, err := a.SpawnArgs.args(s.host().remote())
 	if err != nil {
 		return Pane{}, err
 	}

@@ -393,3 +393,28 @@ func TestSSHProbeServers(t *testing.T) {
 		t.Fatalf("the server is listed %d times in %+v, want once", found, got)
 	}
 }
+
+// TestSSHStartDirectory: a start directory names a directory on the remote
+// host, "~" its user's home.
+func TestSSHStartDirectory(t *testing.T) {
+	e := newSSHEnv(t, -1)
+	ctx := testCtx(t)
+	home, err := os.UserHomeDir() // the remote user is this one
+	if err != nil {
+		t.Skip(err)
+	}
+	abs := t.TempDir()
+	for _, tt := range []struct{ dir, want string }{{"~", home}, {abs, abs}} {
+		sess, err := e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: tt.dir}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.fx.Tmux(t, "display-message", "-p", "-t", sess.ActivePane, "#{pane_current_path}")
+		if real, err := filepath.EvalSymlinks(got); err == nil {
+			got = real
+		}
+		if want, _ := filepath.EvalSymlinks(tt.want); got != want {
+			t.Errorf("start_directory %q: pane starts in %q, want %q", tt.dir, got, want)
+		}
+	}
+}
