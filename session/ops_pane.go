@@ -232,6 +232,9 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 		if err != nil {
 			return "", errorf(CodeInvalidArguments, false, "output_path: %v", err)
 		}
+		if s.host().remote() {
+			abs = path // a path there: the pane's shell takes a relative one from its directory
+		}
 		redirect := " > "
 		if appendTo {
 			redirect = " >> "
