@@ -233,7 +233,7 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 			return "", errorf(CodeInvalidArguments, false, "output_path: %v", err)
 		}
 		if s.host().remote() {
-			abs = path // a path there: the pane's shell takes a relative one from its directory
+			abs = path // a path on that host, which this process cannot resolve
 		}
 		redirect := " > "
 		if appendTo {
