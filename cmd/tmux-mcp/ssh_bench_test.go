@@ -18,7 +18,8 @@ import (
 // run through a proxy with the same delay: the proxy's bare round trip (a
 // byte to an echo server and back), and one `ssh dest tmux ...` per call
 // with the same command (what a server that forks ssh per call pays: a
-// handshake and several round trips), all as medians:
+// handshake and several round trips), all as medians. The bare round trip
+// is timed right before each call:
 //
 //	µs/call     the tool's median latency
 //	rtt-µs      the median bare round trip through the proxy
@@ -44,21 +45,25 @@ func BenchmarkSSHToolCall(b *testing.B) {
 	}
 	for _, rtt := range []time.Duration{0, 20 * time.Millisecond} {
 		proxy := fixtures.NewProxy(b, sshd.Port, rtt)
-		echoProxy := fixtures.NewProxy(b, echo, rtt)
-		rttMed := bareRTT(b, echoProxy.Port, 50)
+		bare := dialEcho(b, fixtures.NewProxy(b, echo, rtt).Port)
 		args := sshd.ClientArgs(proxy.Port)
 		lean := startLean(b, fx, "--ssh", shellWords(args))
 		for _, c := range calls {
 			b.Run("rtt="+rtt.String()+"/"+c.tool, func(b *testing.B) {
 				ssh := sshPerCall(b, args, append([]string{fx.Bin}, fx.Args(c.tmux...)...), 10)
 				lean.call(b, c.tool, c.args) // warm: the first call connects
-				var lat []time.Duration
+				// The bare round trip is timed right before every call, so
+				// that both medians come from the same moments of a shared
+				// machine.
+				var rttLat, lat []time.Duration
 				for b.Loop() {
 					t0 := time.Now()
+					bare(b)
+					t1 := time.Now()
 					lean.call(b, c.tool, c.args)
-					lat = append(lat, time.Since(t0))
+					rttLat, lat = append(rttLat, t1.Sub(t0)), append(lat, time.Since(t1))
 				}
-				med := us(median(lat))
+				med, rttMed := us(median(lat)), us(median(rttLat))
 				b.ReportMetric(med, "µs/call")
 				b.ReportMetric(rttMed, "rtt-µs")
 				b.ReportMetric(ssh, "ssh-µs")
@@ -93,28 +98,24 @@ func echoServer(b *testing.B) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// bareRTT returns the median time for one byte to go through the proxy at
-// port to the echo server and back, in µs.
-func bareRTT(b *testing.B, port, n int) float64 {
+// dialEcho connects through the proxy at port to the echo server and
+// returns a function that sends one byte and reads it back.
+func dialEcho(b *testing.B, port int) func(*testing.B) {
 	b.Helper()
 	c, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer c.Close()
+	b.Cleanup(func() { _ = c.Close() })
 	buf := make([]byte, 1)
-	lat := make([]time.Duration, 0, n)
-	for range n {
-		t0 := time.Now()
+	return func(b *testing.B) {
 		if _, err := c.Write([]byte{'x'}); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := io.ReadFull(c, buf); err != nil {
 			b.Fatal(err)
 		}
-		lat = append(lat, time.Since(t0))
 	}
-	return us(median(lat))
 }
 
 // sshPerCall returns the median time of n runs of `ssh args tmux...`,
