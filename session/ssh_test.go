@@ -418,3 +418,36 @@ func TestSSHStartDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestSSHHostDownAndBack: the connection drops and the host stays away.
+// Calls answer at once, retryable, with ssh's words; once the host is back
+// the next call connects again.
+func TestSSHHostDownAndBack(t *testing.T) {
+	e := newSSHEnv(t, 0)
+	e.fx.NewSession(t, "b")
+	ctx := testCtx(t)
+	sessions, err := e.srv.Sessions(ctx)
+	if err != nil || len(sessions) != 1 {
+		t.Fatalf("Sessions: %v, %v", sessions, err)
+	}
+	pane := PaneRef{PaneID: sessions[0].ActivePane}
+	e.proxy.Refuse(true)
+	e.proxy.Drop()
+	waitFor(t, "the control client to end", func() bool { return !e.srv.ConnStats().Connected })
+	for range 3 {
+		start := time.Now()
+		_, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{})
+		var se *Error
+		if !errors.As(err, &se) || se.Code != CodeServerUnavailable || !se.Retryable() {
+			t.Fatalf("a call while the host is down: got %v, want a retryable server_unavailable", err)
+		}
+		if d := time.Since(start); d > 15*time.Second {
+			t.Fatalf("a call while the host is down took %v", d)
+		}
+		t.Logf("while down: %v", err)
+	}
+	e.proxy.Refuse(false)
+	if _, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{}); err != nil {
+		t.Fatalf("the first call once the host is back: %v", err)
+	}
+}
