@@ -143,8 +143,14 @@ func (h *sshHost) command(ctx context.Context, tmux string, args []string, block
 		// input ends, which the channel's end makes happen.
 		remote = "exec sh -c " + shellQuote(hangupScript) + " sh " + shellJoin(words)
 	}
-	return h.argv([]string{"-o", "ControlMaster=no"}, remote), nil
+	return h.argv(muxOnly, remote), nil
 }
+
+// muxOnly makes an ssh a session on the master's connection or nothing:
+// should the master be gone, ssh would connect by itself, through the
+// proxy command, which fails at once instead. The next start finds the
+// master gone and starts one: connections are made only there.
+var muxOnly = []string{"-o", "ControlMaster=no", "-o", "ProxyCommand=false"}
 
 // hangupScript runs "$@" until it ends or the shell's input does, then
 // exits with its status. Asynchronous commands get /dev/null as input, so

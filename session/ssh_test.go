@@ -362,6 +362,9 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	if got := e.host.masters.Load(); got != want {
 		t.Fatalf("%d masters after the fault, want %d", got, want)
 	}
+	if n := e.sshd.Accepted(); n != int(want) {
+		t.Fatalf("%d handshakes, want %d: one per master, none by the sessions", n, want)
+	}
 	if _, err := s.SendKeys(ctx, pane, SendKeysArgs{Keys: "echo back-again", Enter: true}); err != nil {
 		t.Fatal(err)
 	}
