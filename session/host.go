@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 )
 
 // Host is where the tmux servers of a [Manager] run, and so how tmux is run
@@ -140,4 +141,44 @@ func (s *Server) controlArgv(ctx context.Context, cmd []string) ([]string, error
 	args := append([]string{"-u"}, s.sock.args()...)
 	args = append(args, "-N", "-C")
 	return s.host().command(ctx, s.opts.Tmux, append(args, cmd...), false)
+}
+
+// spawnArgs is SpawnArgs.args on the Server's host. On another host the
+// start directory is one of that host's: a one-shot shell there expands
+// it ("~" is its user's home, a relative path is taken from there),
+// makes it absolute and checks that it is a directory.
+func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
+	if a.StartDirectory == "" || !s.host().remote() {
+		return a.args()
+	}
+	dir := a.StartDirectory
+	switch {
+	case dir == "~":
+		dir = "."
+	case strings.HasPrefix(dir, "~/"):
+		dir = "./" + dir[2:]
+	}
+	argv, err := s.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, false)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = cleanEnv()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	abs := strings.TrimSuffix(string(out), "\n")
+	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
+		if e := s.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
+			return nil, e
+		}
+		return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory on %s", a.StartDirectory, s.host())
+	}
+	a.StartDirectory = ""
+	rest, err := a.args()
+	if err != nil {
+		return nil, err
+	}
+	// tmux expands formats in -c; a directory holds none.
+	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
 }

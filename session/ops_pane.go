@@ -437,7 +437,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if pane == "" {
 		return Pane{}, errorf(CodeTargetRequired, false, "respawn_pane needs a pane_id")
 	}
-	spawn, err := a.SpawnArgs.args(s.host().remote())
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

@@ -58,23 +58,10 @@ type SpawnArgs struct {
 // historyOff is what SuppressHistory merges into the environment.
 var historyOff = map[string]string{"HISTFILE": "", "fish_history": "", "fish_private_mode": "1", "HISTCONTROL": "ignorespace"}
 
-// args returns the -c and -e flags. On a remote host the directory is
-// the host's, which this process cannot check or make absolute: tmux takes
-// a relative one (and "~/x", made relative) from its client's directory,
-// the remote user's home.
-func (a SpawnArgs) args(remote bool) ([]string, error) {
+// args returns the -c and -e flags.
+func (a SpawnArgs) args() ([]string, error) {
 	var out []string
-	if a.StartDirectory != "" && remote {
-		dir := a.StartDirectory
-		switch {
-		case dir == "~":
-			dir = "."
-		case strings.HasPrefix(dir, "~/"):
-			dir = "./" + dir[2:]
-		}
-		out = append(out, "-c", formatLiteral(dir))
-	}
-	if a.StartDirectory != "" && !remote {
+	if a.StartDirectory != "" {
 		dir := a.StartDirectory
 		if dir == "~" || strings.HasPrefix(dir, "~/") {
 			home, err := os.UserHomeDir()
@@ -156,7 +143,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	if a.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(a.Height))
 	}
-	spawn, err := a.SpawnArgs.args(s.host().remote())
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Session{}, err
 	}

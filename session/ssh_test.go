@@ -398,7 +398,7 @@ func TestSSHProbeServers(t *testing.T) {
 }
 
 // TestSSHStartDirectory: a start directory names a directory on the remote
-// host, "~" its user's home.
+// host, "~" its user's home, and one missing there is refused.
 func TestSSHStartDirectory(t *testing.T) {
 	e := newSSHEnv(t, -1)
 	ctx := testCtx(t)
@@ -419,6 +419,11 @@ func TestSSHStartDirectory(t *testing.T) {
 		if want, _ := filepath.EvalSymlinks(tt.want); got != want {
 			t.Errorf("start_directory %q: pane starts in %q, want %q", tt.dir, got, want)
 		}
+	}
+	_, err = e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: filepath.Join(abs, "missing")}})
+	var se *Error
+	if !errors.As(err, &se) || se.Code != CodeInvalidArguments || se.Written {
+		t.Fatalf("a missing start directory: got %v, want invalid_arguments with no effects", err)
 	}
 }
 
