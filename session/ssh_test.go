@@ -330,6 +330,17 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	masters := e.host.masters.Load()
 	start := time.Now()
 	fault()
+	// Commands sent after the fault, into a connection that may be dead
+	// or silent: each answers within the bound too, with its result (a
+	// read is sent again on the new client) or an error.
+	const m = 5
+	sent := make(chan error, m)
+	for range m {
+		go func() {
+			_, _, err := s.Capture(ctx, pane, false, CaptureArgs{})
+			sent <- err
+		}()
+	}
 	for range n {
 		select {
 		case err := <-results:
@@ -342,6 +353,17 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 		}
 	}
 	t.Logf("every wait answered %v after the fault", time.Since(start).Round(time.Millisecond))
+	for range m {
+		select {
+		case err := <-sent:
+			if err != nil && !Retryable(err) && !errors.As(err, new(*Error)) {
+				t.Errorf("a capture sent after the fault: %v", err)
+			}
+		case <-time.After(bound):
+			t.Fatalf("a capture sent after the fault had not answered %v after it", bound)
+		}
+	}
+	t.Logf("every capture answered %v after the fault", time.Since(start).Round(time.Millisecond))
 	// Calls work again, over a new connection.
 	deadline := time.Now().Add(bound)
 	for {
