@@ -434,7 +434,13 @@ func TestSSHStartDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := e.fx.Tmux(t, "display-message", "-p", "-t", sess.ActivePane, "#{pane_current_path}")
+		// The shell itself says where it is: tmux's pane_current_path can
+		// read "." while the pane's process is starting.
+		r, err := e.srv.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: sess.ActivePane}, Command: "pwd -P", Timeout: 20 * time.Second})
+		if err != nil || len(r.Output) != 1 {
+			t.Fatalf("pwd in the new pane: %+v, %v", r, err)
+		}
+		got := r.Output[0]
 		if real, err := filepath.EvalSymlinks(got); err == nil {
 			got = real
 		}
