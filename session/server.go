@@ -670,10 +670,10 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 		if msg == "" {
 			msg = err.Error()
 		}
+		noteRun(ctx, args, !notFoundMessage(msg) && !noServerMessage(errors.New(msg)))
 		if e := s.hostFailure(err, msg); e != nil {
 			return "", msg, e
 		}
-		noteRun(ctx, args, !notFoundMessage(msg) && !noServerMessage(errors.New(msg)))
 		code := CodeTmuxError
 		if notFoundMessage(msg) {
 			code = CodeNotFound
