@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // Host is where the tmux servers of a [Manager] run, and so how tmux is run
@@ -65,6 +68,11 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 		return nil, nil, err
 	}
 	cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if s.host().remote() {
+		// The master ssh holds a session's pipes too, and may keep them
+		// open after the local ssh has gone.
+		cmd.WaitDelay = time.Second
+	}
 	if !blocking || !s.host().remote() {
 		return cmd, func() {}, nil
 	}
@@ -181,4 +189,67 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 	}
 	// tmux expands formats in -c; a directory holds none.
 	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
+}
+
+// sshCloseWait bounds how long closing a control client over ssh may take
+// before the host's connection is ended under it.
+const sshCloseWait = 5 * time.Second
+
+// closeConn closes c. On this machine Conn.Close is bounded: it kills its
+// tmux if tmux does not leave. Over ssh the process it kills is the local
+// ssh, which handed the client's terminal and output pipe to the master
+// ssh; a master that keeps the session's descriptors open then keeps
+// Close waiting for the end of the output for ever. Past sshCloseWait the
+// host ends its connection (every session on it; the others reconnect),
+// which closes them.
+func (s *Server) closeConn(c *controlmode.Conn) {
+	h, ok := s.host().(*sshHost)
+	if !ok {
+		c.Close()
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		c.Close()
+		close(done)
+	}()
+	t := time.NewTimer(sshCloseWait)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C:
+	}
+	s.opts.Logger.Warn("a control client over ssh did not close; ending the connection", "host", h.String())
+	h.abort()
+	<-done
+}
+
+// watchSSHClient ends the host's connection when the local ssh of control
+// client c exits and c lives on. The master ssh holds the session's
+// descriptors, the client's stderr pipe among them: when that ssh was
+// killed, the master closed the output but kept stderr open, and the
+// Conn, waiting for its process's stderr to end, neither worked nor ended
+// (seen 1 run in 8). Ending the connection ends every session on it; the
+// Server reconnects.
+func (s *Server) watchSSHClient(c *controlmode.Conn) {
+	h, ok := s.host().(*sshHost)
+	if !ok || c.Pid() == 0 {
+		return
+	}
+	go func() {
+		if !waitExited(c.Pid()) {
+			return
+		}
+		// The usual end: the client's output ends as the process does.
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		select {
+		case <-c.Done():
+			return
+		case <-t.C:
+		}
+		s.opts.Logger.Warn("the ssh of a control client exited, and the client did not end; ending the connection", "host", h.String())
+		h.abort()
+	}()
 }

@@ -165,7 +165,7 @@ var destroysSessions = map[string]bool{
 func (s *Server) closeClient(c *controlmode.Conn) {
 	s.gate.rlock()
 	defer s.gate.runlock()
-	c.Close()
+	s.closeConn(c)
 }
 
 // Generation returns the generation of the server the client is attached
@@ -388,6 +388,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	if err != nil {
 		return nil, err
 	}
+	s.watchSSHClient(c)
 	ref.setConn(c, src)
 	return ref, nil
 }

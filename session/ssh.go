@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -265,4 +266,14 @@ func shellJoin(words []string) string {
 		q[i] = shellQuote(w)
 	}
 	return strings.Join(q, " ")
+}
+
+// abort ends the master's connection, and with it every session on it,
+// without closing the host: the next start makes a new one.
+func (h *sshHost) abort() {
+	if pid := h.masterPid(); pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGTERM) // Best effort: it may be ending.
+		return
+	}
+	_, _ = h.control("exit") // Best effort.
 }

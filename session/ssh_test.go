@@ -285,6 +285,7 @@ func TestSSHKilled(t *testing.T) {
 				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 					t.Fatal(err)
 				}
+				t.Logf("killed %s %d", victim, pid)
 			}, victim == "master", 10*time.Second)
 		})
 	}
@@ -377,15 +378,15 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 		t.Logf("a call after the fault: %v", err)
 		time.Sleep(10 * time.Millisecond) // retrying as a client would; the reconnect itself is awaited inside the call
 	}
-	want := masters
-	if newConn {
-		want++
+	got := e.host.masters.Load()
+	// A killed client's ssh can leave its session to the master, which
+	// is then ended too (see watchSSHClient): a new connection either way
+	// there.
+	if newConn && got != masters+1 || !newConn && got != masters && got != masters+1 {
+		t.Fatalf("%d masters after the fault, was %d", got, masters)
 	}
-	if got := e.host.masters.Load(); got != want {
-		t.Fatalf("%d masters after the fault, want %d", got, want)
-	}
-	if n := e.sshd.Accepted(); n != int(want) {
-		t.Fatalf("%d handshakes, want %d: one per master, none by the sessions", n, want)
+	if n := e.sshd.Accepted(); n != int(got) {
+		t.Fatalf("%d handshakes, want %d: one per master, none by the sessions", n, got)
 	}
 	if _, err := s.SendKeys(ctx, pane, SendKeysArgs{Keys: "echo back-again", Enter: true}); err != nil {
 		t.Fatal(err)
