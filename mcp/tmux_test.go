@@ -29,7 +29,7 @@ type tmuxEnv struct {
 func newTmuxEnv(t *testing.T, version string, opts *TmuxOptions) *tmuxEnv {
 	t.Helper()
 	fx := fixtures.NewServer(t)
-	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Host: testHost(t)})
 	t.Cleanup(func() { m.Close() })
 	var o TmuxOptions
 	if opts != nil {

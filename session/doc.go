@@ -10,6 +10,10 @@
 // only through [controlmode.NewCommand] and cost one round trip where tmux
 // allows.
 //
+// The servers of a Manager run on one [Host]: this machine, or another
+// reached through one OpenSSH connection ([NewSSH]), over which the control
+// client, its watchers and every one-shot tmux run as sessions.
+//
 // # Concurrency
 //
 // Managers and Servers are safe for concurrent use. The model is owned by

@@ -43,8 +43,9 @@ import (
 // on without it: a process stuck while holding the lock must not stop
 // every other one.
 type crashGate struct {
-	sock Socket
-	rw   sync.RWMutex // the gate within this process
+	sock   Socket
+	remote bool         // the socket is on another host: the gate holds this process only
+	rw     sync.RWMutex // the gate within this process
 
 	mu        sync.Mutex // guards the fields below
 	dir, turn *os.File   // the socket's directory and the turnstile; nil until opened
@@ -171,7 +172,7 @@ func lockAlone(name string) *os.File {
 // server to attach to, and a turnstile that cannot be created (a directory
 // not ours to write) leaves attaches to take their chances. g.mu is held.
 func (g *crashGate) open() {
-	if g.closed {
+	if g.closed || g.remote {
 		return
 	}
 	name := filepath.Dir(g.sock.File())

@@ -34,6 +34,10 @@ type Options struct {
 	ReplyDeadline time.Duration
 	// Logger receives connection events. Nil discards.
 	Logger *slog.Logger
+	// Host is where the tmux servers run, and Tmux, ConfigFile and the
+	// sockets name things there. Nil means this machine; see [NewSSH].
+	// The caller closes it after the Manager.
+	Host Host
 }
 
 // DefaultReplyDeadline is the default [Options.ReplyDeadline]: about a

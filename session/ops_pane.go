@@ -276,6 +276,9 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 		if err != nil {
 			return "", errorf(CodeInvalidArguments, false, "output_path: %v", err)
 		}
+		if s.host().remote() {
+			abs = path // a path on that host, which this process cannot resolve
+		}
 		redirect := " > "
 		if appendTo {
 			redirect = " >> "
@@ -478,7 +481,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if pane == "" {
 		return Pane{}, errorf(CodeTargetRequired, false, "respawn_pane needs a pane_id")
 	}
-	spawn, err := a.SpawnArgs.args()
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

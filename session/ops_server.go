@@ -168,8 +168,12 @@ func (s *Server) waitEnded(ctx context.Context, c *controlmode.Conn) {
 // stale sockets costs a failed connect each, not a fork. A live server is
 // then asked for its session count and version by one one-shot
 // list-sessions, or from the model when this Manager is already connected
-// to it.
+// to it. On a remote [Options.Host] dir is ignored: one one-shot shell
+// probes the host's own socket directory and the extra paths there.
 func (m *Manager) ProbeServers(ctx context.Context, dir string, extra []string) []ServerStatus {
+	if m.opts.Host != nil && m.opts.Host.remote() {
+		return m.probeRemote(ctx, extra) // dir is this machine's; the host's own is probed
+	}
 	type candidate struct {
 		sock Socket
 		path string

@@ -143,7 +143,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	if a.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(a.Height))
 	}
-	spawn, err := a.SpawnArgs.args()
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Session{}, err
 	}
@@ -169,7 +169,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 			return Session{}, err
 		}
 		line = strings.TrimSuffix(out, "\n")
-		if line == "" && !s.sock.listening() {
+		if line == "" && !s.serverListening(ctx) {
 			// tmux reports a socket it cannot create from the server it
 			// forked, and the client still exits 0.
 			return Session{}, errorf(CodeServerUnavailable, true, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?"))

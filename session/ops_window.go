@@ -138,7 +138,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if a.Name != "" {
 		args = append(args, "-n", formatLiteral(a.Name))
 	}
-	spawn, err := a.SpawnArgs.args()
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Window{}, err
 	}
@@ -186,7 +186,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 		}
 		args = append(args, "-l", a.Size)
 	}
-	spawn, err := a.SpawnArgs.args()
+	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

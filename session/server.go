@@ -64,7 +64,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
 		stop: make(chan struct{}),
-		gate: crashGate{sock: sock},
+		gate: crashGate{sock: sock, remote: opts.Host != nil && opts.Host.remote()},
 	}
 	s.model.reset()
 	s.wg.Add(1)
@@ -165,7 +165,7 @@ var destroysSessions = map[string]bool{
 func (s *Server) closeClient(c *controlmode.Conn) {
 	s.gate.rlock()
 	defer s.gate.runlock()
-	c.Close()
+	s.closeConn(c)
 }
 
 // Generation returns the generation of the server the client is attached
@@ -305,11 +305,8 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 	s.mu.Lock()
 	targets := s.owned.list(s.gen)
 	s.mu.Unlock()
-	if _, err := exec.LookPath(s.opts.Tmux); err != nil {
-		return nil, "", "", s.noBinary(err)
-	}
-	if !s.sock.listening() {
-		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
+	if err := s.preflight(); err != nil {
+		return nil, "", "", err
 	}
 	var ref *clientRef
 	var err error
@@ -372,9 +369,14 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	// 20 servers of 20, at the first or second attach. So nothing of ours,
 	// in this process or another, runs while one of ours attaches (see
 	// crashGate); other clients cannot be held.
+	argv, err := s.controlArgv(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
 	s.gate.lock()
 	defer s.gate.unlock()
 	c, err := controlmode.Start(ctx, &controlmode.Options{
+		Argv:           argv,
 		Tmux:           s.opts.Tmux,
 		Socket:         s.sock.Name,
 		SocketPath:     s.sock.Path,
@@ -388,6 +390,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	if err != nil {
 		return nil, err
 	}
+	s.watchSSHClient(c)
 	ref.setConn(c, src)
 	return ref, nil
 }
@@ -395,8 +398,11 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 // startError explains why the control client could not start.
 func (s *Server) startError(err error) error {
 	var ee *exec.Error
+	var e *Error
 	msg := err.Error()
 	switch {
+	case errors.As(err, &e):
+		return e // the host's own answer: ssh could not connect
 	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found"):
 		return s.noBinary(err)
 	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
@@ -659,7 +665,11 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	if s.opts.ConfigFile != "" {
 		argv = append(argv, "-f", s.opts.ConfigFile)
 	}
-	cmd := exec.CommandContext(ctx, s.opts.Tmux, append(argv, args...)...)
+	cmd, cleanup, err := s.tmuxCommand(ctx, blocking(args), append(argv, args...)...)
+	if err != nil {
+		return "", "", err
+	}
+	defer cleanup()
 	cmd.Env = cleanEnv()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -683,6 +693,9 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 			msg = err.Error()
 		}
 		noteRun(ctx, args, !notFoundMessage(msg) && !noServerMessage(errors.New(msg)))
+		if e := s.hostFailure(err, msg); e != nil {
+			return "", msg, e
+		}
 		code := CodeTmuxError
 		if notFoundMessage(msg) {
 			code = CodeNotFound

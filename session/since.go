@@ -183,7 +183,7 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 		return err
 	}
 	// wait-for also ends with status 0 when the server dies: ask again.
-	if !s.sock.listening() {
+	if !s.serverListening(ctx) {
 		return errorf(CodeServerUnavailable, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
 	}
 	return nil
@@ -191,7 +191,7 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 
 // SignalChannel wakes every waiter on tmux's wait-for channel.
 func (s *Server) SignalChannel(ctx context.Context, channel string) error {
-	if !s.sock.listening() {
+	if !s.serverListening(ctx) {
 		return errorf(CodeServerUnavailable, false, "no tmux server is running on socket %s", s.sock)
 	}
 	_, err := s.oneShot(ctx, "wait-for", "-S", "--", channel)

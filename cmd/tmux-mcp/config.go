@@ -52,6 +52,7 @@ type config struct {
 	teardownOnExit  bool
 	pipes           bool          // the control client on pipes, not a pty
 	replyDeadline   time.Duration // --reply-deadline: 0 = session's default, < 0 = none
+	ssh             []string      // LIBTMUX_SSH / --ssh, split: ssh options, destination last; nil = local
 	selfPane        string        // TMUX_PANE
 	selfSocketPath  string        // from TMUX
 
@@ -80,6 +81,7 @@ var options = []option{
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
 	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
+	{"--ssh \"[OPTIONS] DEST\"", "LIBTMUX_SSH", "Drive tmux on another host through one ssh connection: ssh's options and the destination, last, split as a shell splits words. The socket and --tmux then name things on that host. Never prompts (BatchMode); see Remote tmux in the README."},
 	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
 	{"--pipes", "", "Run the control client on pipes instead of a pty: 20-38 µs less per tool call (measured), and tmux list-clients shows it with no tty."},
 	{"--reply-deadline SECONDS", "TMUX_MCP_REPLY_DEADLINE", "Liveness deadline: when tmux leaves a command unanswered this long (a stopped server, or a prompt or menu holding the control client), the calls in flight answer connection_lost and the client is replaced. Default 10; 0 turns it off."},
@@ -191,6 +193,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	var (
 		socket, socketPath string
 		tools              toolList
+		sshSpec            = getenv("LIBTMUX_SSH")
 	)
 	fs.StringVar(&c.safety, "safety", c.safety, "")
 	fs.Var(&tools, "tool", "")
@@ -206,6 +209,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		c.replyDeadline, err = parseReplyDeadline(v)
 		return err
 	})
+	fs.StringVar(&sshSpec, "ssh", sshSpec, "")
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -271,6 +275,9 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	}
 	if c.socket.Path != "" {
 		c.socket.Name = ""
+	}
+	if err := c.parseSSH(sshSpec); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

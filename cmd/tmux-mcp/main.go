@@ -78,6 +78,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	for _, w := range cfg.warnings {
 		logger.Warn(w)
 	}
+	host, err := newHost(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
+		return exitFailure
+	}
+	if host != nil {
+		defer host.Close() // after the Manager: its clients detach first
+	}
 	manager := session.NewManager(&session.Options{
 		Tmux:       cfg.tmux,
 		ConfigFile: cfg.configFile,
@@ -85,6 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		Pipes:      cfg.pipes,
 		// The liveness deadline: see session.Options.ReplyDeadline.
 		ReplyDeadline: cfg.replyDeadline,
+		Host:          host,
 	})
 	defer manager.Close()
 	backend := mcp.NewTmuxBackend(manager, &mcp.TmuxOptions{

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"net"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// TestSSHCall runs the binary with --ssh: a call works against the remote
+// tmux, and a host ssh cannot reach answers server_unavailable in ssh's
+// words.
+func TestSSHCall(t *testing.T) {
+	sshd := fixtures.NewSSHD(t)
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "over-ssh")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, binary(t), "--ssh", shellWords(sshd.ClientArgs(sshd.Port)), "--socket", fx.Socket, "call", "list_sessions")
+	cmd.Env = childEnv(fx)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"over-ssh"`) {
+		t.Fatalf("call list_sessions over ssh: %v: %s", err, out)
+	}
+
+	// Nothing listens on this port.
+	cmd = exec.CommandContext(ctx, binary(t), "--ssh", shellWords(sshd.ClientArgs(freePort(t))), "--socket", fx.Socket, "call", "get_pane_info", "pane_id=%0")
+	cmd.Env = childEnv(fx)
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "server_unavailable") || !strings.Contains(string(out), "Connection refused") {
+		t.Fatalf("call to a closed port: got %v: %s; want server_unavailable with ssh's words", err, out)
+	}
+}
+
+// TestSSHSIGKILLLeavesNoClient: tmux-mcp killed outright while a wait runs
+// over ssh leaves no tmux client on the remote server: the input of its
+// ssh sessions ends, and the remote clients exit.
+func TestSSHSIGKILLLeavesNoClient(t *testing.T) {
+	sshd := fixtures.NewSSHD(t)
+	fx := fixtures.NewServer(t)
+	sid := fx.NewSession(t, "k")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", sid, "#{pane_id}")
+	cmd := exec.Command(binary(t), "--ssh", shellWords(sshd.ClientArgs(sshd.Port)), "--socket", fx.Socket,
+		"call", "wait_for_text", "pane_id="+pane, `patterns=["never-printed"]`, "timeout=60")
+	cmd.Env = childEnv(fx)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The clients are the remote server's; there is no event of theirs to
+	// wait on here.
+	waitUntil(t, "the control client to attach", func() bool { return clientCount(t, fx) > 0 })
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	waitUntil(t, "the remote clients to exit", func() bool { return clientCount(t, fx) == 0 })
+}
+
+func clientCount(t *testing.T, fx *fixtures.Server) int {
+	out := fx.Tmux(t, "list-clients", "-F", "#{client_pid}")
+	if out == "" {
+		return 0
+	}
+	return len(strings.Split(out, "\n"))
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// freePort returns a port on 127.0.0.1 that nothing listened on a moment
+// ago.
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}

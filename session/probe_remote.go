@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"os/exec"
+	"path"
+	"strings"
+)
+
+// probeScript lists the live tmux servers of the remote host in one
+// round trip: every socket in the directory tmux -L uses there, then the
+// extra paths, each asked for its sessions' versions with a list-sessions
+// that never starts a server. $1 is tmux, $2 its -f argument; the rest are
+// the extra paths. Per live socket it prints "name PATH" or "path PATH",
+// then "v VERSION" per session.
+const probeScript = `t=$1; f=$2; shift 2
+d=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)
+probe() {
+	[ -S "$2" ] || return 0
+	if out=$("$t" -f "$f" -S "$2" -N list-sessions -F '#{version}' 2>&1); then
+		echo "$1 $2"; printf '%s\n' "$out" | sed -n 's/^./v &/p'
+	else
+		case $out in *"no server running"*|*"error connecting"*) ;; *) echo "$1 $2" ;; esac
+	fi
+}
+for s in "$d"/*; do probe name "$s"; done
+for s in "$@"; do probe path "$s"; done`
+
+// probeRemote is ProbeServers on a remote host: one one-shot shell
+// through the host's connection probes every socket there.
+func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatus {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	cfg := m.opts.ConfigFile
+	if cfg == "" {
+		cfg = "/dev/null" // list-sessions never starts a server, so never reads it
+	}
+	argv, err := m.opts.Host.command(ctx, "sh", append([]string{"-c", probeScript, "sh", m.opts.Tmux, cfg}, extra...), false)
+	if err != nil {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = cleanEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		m.opts.Logger.Debug("probing the remote host's servers failed", "host", m.opts.Host.String(), "err", err)
+		return nil
+	}
+	var live []ServerStatus
+	seen := make(map[string]bool)
+	skip := true // the version lines of a socket seen already
+	for _, line := range strings.Split(string(out), "\n") {
+		kind, rest, _ := strings.Cut(line, " ")
+		switch kind {
+		case "name", "path":
+			skip = seen[rest]
+			if skip {
+				continue
+			}
+			seen[rest] = true
+			sock := Socket{Path: rest}
+			if kind == "name" {
+				sock = Socket{Name: path.Base(rest)}
+			}
+			live = append(live, ServerStatus{Socket: sock, SocketPath: rest, Alive: true})
+		case "v":
+			if skip || len(live) == 0 {
+				continue
+			}
+			st := &live[len(live)-1]
+			if st.Version == "" {
+				st.Version = rest
+			}
+			st.Sessions++
+		}
+	}
+	return live
+}

@@ -1,0 +1,279 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// SSHOptions configure [NewSSH].
+type SSHOptions struct {
+	// Args are ssh's options followed by the destination, last, as ssh
+	// itself takes them: {"-p", "2222", "me@build-box"}. The user's
+	// ~/.ssh/config, agent and jump hosts apply as they do to ssh.
+	Args []string
+	// Binary is the OpenSSH client. Empty means "ssh" on PATH.
+	Binary string
+	// ConnectTimeout bounds connecting and authenticating. Zero means 10 s.
+	ConnectTimeout time.Duration
+	// Persist is how long the shared connection outlives its last session,
+	// so that a process that dies without closing the host leaves nothing
+	// behind for longer. Zero means 30 s.
+	Persist time.Duration
+}
+
+// sshDefaults are options that Args may override: ssh takes the first value
+// it is given for an option, and these come after Args. A connection gone
+// silent is noticed after ServerAliveInterval*ServerAliveCountMax seconds
+// at most; see sshAliveBound.
+var sshDefaults = []string{
+	"-o", "ServerAliveInterval=5",
+	"-o", "ServerAliveCountMax=3",
+	"-o", "LogLevel=ERROR",
+}
+
+// sshAliveBound is how long a silent connection lives at most with
+// sshDefaults' keep-alives: ssh gives up after ServerAliveCountMax
+// unanswered probes, ServerAliveInterval apart.
+const sshAliveBound = 5 * 3 * time.Second
+
+// sshHost runs tmux on another machine through one OpenSSH connection. A
+// master ssh, started on first use and again whenever it is found gone,
+// holds the connection (OpenSSH connection multiplexing, on a control
+// socket in a private directory); every tmux process (the control client,
+// its watchers, each one-shot) is a session multiplexed over it: no
+// handshake but the master's.
+type sshHost struct {
+	bin      string
+	opts     []string // the caller's ssh options
+	dest     string
+	dir      string // private directory of the control socket
+	ctlPath  string // the control socket
+	timeout  time.Duration
+	persist  time.Duration
+	starting chan struct{} // capacity 1: held while a master starts
+
+	mu      sync.Mutex // guards closed
+	closed  bool
+	masters atomic.Uint64 // masters started: handshakes made
+}
+
+var _ Host = (*sshHost)(nil)
+
+// NewSSH returns a Host that runs tmux on the machine that ssh reaches with
+// opts.Args. It connects on first use; Close ends the connection. It
+// refuses Args without a destination, and an ssh that cannot be found.
+func NewSSH(opts *SSHOptions) (Host, error) {
+	var o SSHOptions
+	if opts != nil {
+		o = *opts
+	}
+	if len(o.Args) == 0 || o.Args[len(o.Args)-1] == "" || strings.HasPrefix(o.Args[len(o.Args)-1], "-") {
+		return nil, errors.New("ssh: the destination must come last, after any ssh options")
+	}
+	if o.Binary == "" {
+		o.Binary = "ssh"
+	}
+	bin, err := exec.LookPath(o.Binary)
+	if err != nil {
+		return nil, errors.New("cannot run the ssh client " + strconv.Quote(o.Binary) + ": " + err.Error())
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 10 * time.Second
+	}
+	if o.Persist <= 0 {
+		o.Persist = 30 * time.Second
+	}
+	dir, err := os.MkdirTemp("", "tmux-mcp-ssh-")
+	if err != nil {
+		return nil, err
+	}
+	n := len(o.Args) - 1
+	return &sshHost{
+		bin:      bin,
+		opts:     append([]string(nil), o.Args[:n]...),
+		dest:     o.Args[n],
+		dir:      dir,
+		ctlPath:  filepath.Join(dir, "ctl"),
+		timeout:  o.ConnectTimeout,
+		persist:  o.Persist,
+		starting: make(chan struct{}, 1),
+	}, nil
+}
+
+func (h *sshHost) String() string { return "ssh " + h.dest }
+
+func (h *sshHost) remote() bool { return true }
+
+// argv returns ssh's command line with extra options of ours, the
+// caller's options, the defaults, the destination and the remote command
+// (none when remote is "").
+func (h *sshHost) argv(extra []string, remote string) []string {
+	argv := []string{h.bin, "-S", h.ctlPath, "-o", "BatchMode=yes", "-T", "-e", "none"}
+	argv = append(argv, extra...)
+	argv = append(argv, h.opts...)
+	argv = append(argv, sshDefaults...)
+	argv = append(argv, "-o", "ConnectTimeout="+strconv.Itoa(int(h.timeout.Seconds()+0.5)))
+	argv = append(argv, "--", h.dest)
+	if remote != "" {
+		argv = append(argv, remote)
+	}
+	return argv
+}
+
+func (h *sshHost) command(ctx context.Context, tmux string, args []string, blocking bool) ([]string, error) {
+	if err := h.ensure(ctx); err != nil {
+		return nil, err
+	}
+	words := append([]string{tmux}, args...)
+	remote := "exec " + shellJoin(words)
+	if blocking {
+		// Killing the local ssh closes the session's channel, but sshd
+		// leaves a process without a terminal running: a wait-for would
+		// wait on the remote host forever. This shell kills it when its
+		// input ends, which the channel's end makes happen.
+		remote = "exec sh -c " + shellQuote(hangupScript) + " sh " + shellJoin(words)
+	}
+	return h.argv(muxOnly, remote), nil
+}
+
+// muxOnly makes an ssh a session on the master's connection or nothing:
+// should the master be gone, ssh would connect by itself, through the
+// proxy command, which fails at once instead. The next start finds the
+// master gone and starts one: connections are made only there.
+var muxOnly = []string{"-o", "ControlMaster=no", "-o", "ProxyCommand=false"}
+
+// hangupScript runs "$@" until it ends or the shell's input does, then
+// exits with its status. Asynchronous commands get /dev/null as input, so
+// the reader takes it from descriptor 3.
+const hangupScript = `exec 3<&0; "$@" </dev/null & p=$!; (read x <&3; kill $p 2>/dev/null) & q=$!; wait $p; s=$?; kill $q 2>/dev/null; exit $s`
+
+// ensure starts the master unless one answers on the control socket. One
+// caller starts it; the others wait for that.
+func (h *sshHost) ensure(ctx context.Context) error {
+	select {
+	case h.starting <- struct{}{}:
+	case <-ctx.Done():
+		return fromExec(ctx.Err())
+	}
+	defer func() { <-h.starting }()
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		return errorf(CodeServerUnavailable, false, "the ssh connection to %s is closed", h.dest)
+	}
+	if h.masterUp() {
+		return nil
+	}
+	// A master that was killed leaves its socket, on which a new one
+	// would refuse to listen.
+	_ = os.Remove(h.ctlPath) // Best effort: usually not there.
+	sctx, cancel := context.WithTimeout(ctx, h.timeout+5*time.Second)
+	defer cancel()
+	// With ControlPersist, ssh goes to the background once the connection
+	// is authenticated and the control socket listens: its exit is the
+	// sign that the master is up, and its status and stderr say why not.
+	argv := h.argv([]string{"-M", "-N", "-o", "ControlPersist=" + strconv.Itoa(int(h.persist.Seconds()+0.5))}, "")
+	cmd := exec.CommandContext(sctx, argv[0], argv[1:]...)
+	cmd.Env = cleanEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+			if sctx.Err() != nil {
+				msg = "no answer within " + h.timeout.String()
+			}
+		}
+		return &Error{Code: CodeServerUnavailable, Msg: "ssh " + h.dest + ": " + msg, Err: err}
+	}
+	h.masters.Add(1)
+	return nil
+}
+
+// masterUp reports whether a master listens on the control socket.
+func (h *sshHost) masterUp() bool {
+	c, err := net.DialTimeout("unix", h.ctlPath, time.Second)
+	if err != nil {
+		return false
+	}
+	_ = c.Close() // Best effort: only the connect mattered.
+	return true
+}
+
+// masterPid returns the master's process id, 0 when none runs.
+func (h *sshHost) masterPid() int {
+	out, err := h.control("check")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := strings.Cut(out, "pid=")
+	if !ok {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimRight(rest, ")\r\n "))
+	return pid
+}
+
+// control sends the master a control command (ssh -O) and returns what
+// ssh said.
+func (h *sshHost) control(op string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.bin, "-S", h.ctlPath, "-O", op, "--", h.dest)
+	cmd.Env = cleanEnv()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// Close ends the connection, and with it every session on it, and removes
+// the control socket's directory. The tmux clients on the remote host see
+// their input end and exit.
+func (h *sshHost) Close() error {
+	h.starting <- struct{}{} // no master starts from here on
+	defer func() { <-h.starting }()
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	h.mu.Unlock()
+	if h.masterUp() {
+		_, _ = h.control("exit") // Best effort: the master may be ending.
+	}
+	return os.RemoveAll(h.dir)
+}
+
+// shellJoin quotes words for the remote user's shell, which reads the
+// command ssh sends as one string.
+func shellJoin(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// abort ends the master's connection, and with it every session on it,
+// without closing the host: the next start makes a new one.
+func (h *sshHost) abort() {
+	if pid := h.masterPid(); pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGTERM) // Best effort: it may be ending.
+		return
+	}
+	_, _ = h.control("exit") // Best effort.
+}
