@@ -244,6 +244,10 @@ func (c *Conn) spawn() error {
 		}
 	}
 	cmd.Stderr = c.stderr
+	// Wait returns this long after the client exits even when another
+	// process still holds its stderr (an ssh master, which keeps the
+	// descriptors of its sessions), instead of waiting for that to close.
+	cmd.WaitDelay = time.Second
 	var theirs []*os.File // the child's ends, closed here once it has them
 	var err error
 	if c.opts.Pipes {
