@@ -273,7 +273,7 @@ func (s *Server) connect(ctx context.Context) (*controlmode.Conn, error) {
 func (s *Server) dial(done chan struct{}) {
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	c, gen, version, err := s.start(ctx)
+	c, src, gen, version, err := s.start(ctx)
 	s.mu.Lock()
 	if err == nil && s.closed {
 		s.mu.Unlock()
@@ -293,23 +293,25 @@ func (s *Server) dial(done chan struct{}) {
 	if gen != s.gen {
 		s.owned.keep(gen)
 	}
-	s.conn, s.gen, s.rel = c, gen, releaseOf(version)
+	// The connection's fields change together, under mu: whoever reads
+	// conn reads its source number, generation and release with it.
+	s.conn, s.mainSrc, s.gen, s.rel = c, src, gen, releaseOf(version)
 	s.dials.Add(1)
 	s.wg.Add(1)
-	go s.watch(c)
+	go s.watch(c, src)
 }
 
 // start runs the control client, attached to a session this process owns
-// if there is one, else to the one tmux picks.
-func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, error) {
+// if there is one, else to the one tmux picks, and returns it with its
+// source number, the server's generation and its version.
+func (s *Server) start(ctx context.Context) (c *controlmode.Conn, src uint64, gen, version string, err error) {
 	s.mu.Lock()
 	targets := s.owned.list(s.gen)
 	s.mu.Unlock()
 	if err := s.preflight(); err != nil {
-		return nil, "", "", err
+		return nil, 0, "", "", err
 	}
 	var ref *clientRef
-	var err error
 	for _, t := range append(targets, "") {
 		ref, err = s.startClient(ctx, t, s.onNotification)
 		if err == nil {
@@ -317,12 +319,9 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		}
 	}
 	if err != nil {
-		return nil, "", "", s.startError(err)
+		return nil, 0, "", "", s.startError(err)
 	}
-	c := ref.conn()
-	s.mu.Lock()
-	s.mainSrc = ref.src
-	s.mu.Unlock()
+	c = ref.conn()
 	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
 	// The generation, the version and the whole model in one round trip.
 	_, epoch := s.model.needsSync()
@@ -336,11 +335,11 @@ func (s *Server) start(ctx context.Context) (*controlmode.Conn, string, string, 
 		if err == nil {
 			err = errors.New("unexpected reply to the generation query")
 		}
-		return nil, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+		return nil, 0, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
-	gen := rs[0].Lines[0]
+	gen = rs[0].Lines[0]
 	s.installSync(epoch, gen, releaseOf(rs[1].Lines[0]), rs[2:])
-	return c, gen, rs[1].Lines[0], nil
+	return c, ref.src, gen, rs[1].Lines[0], nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a
@@ -417,7 +416,7 @@ func (s *Server) startError(err error) error {
 }
 
 // watch waits for the control client to end, forgets it and reconnects.
-func (s *Server) watch(c *controlmode.Conn) {
+func (s *Server) watch(c *controlmode.Conn, src uint64) {
 	defer s.wg.Done()
 	select {
 	case <-c.Done():
@@ -425,15 +424,7 @@ func (s *Server) watch(c *controlmode.Conn) {
 		return
 	}
 	s.opts.Logger.Info("tmux control client ended", "socket", s.sock.String(), "err", c.Err())
-	s.mu.Lock()
-	src := s.mainSrc
-	if s.conn == c {
-		s.conn = nil
-		s.attached = ""
-		s.model.reset()
-	}
-	s.mu.Unlock()
-	s.streams.sourceEnded(src)
+	s.forget(c, src)
 	var ee *controlmode.ExitError
 	if errors.As(c.Err(), &ee) && ee.Reason == "server exited unexpectedly" {
 		// The server is gone. Probing for a new one now could attach to a
@@ -442,6 +433,20 @@ func (s *Server) watch(c *controlmode.Conn) {
 		return
 	}
 	s.reconnect()
+}
+
+// forget drops client c, whose source number is src, once it has ended.
+// By then a new client may be connected: only c's own streams are ended,
+// never the new one's (the source number is c's, not the current one).
+func (s *Server) forget(c *controlmode.Conn, src uint64) {
+	s.mu.Lock()
+	if s.conn == c {
+		s.conn = nil
+		s.attached = ""
+		s.model.reset()
+	}
+	s.mu.Unlock()
+	s.streams.sourceEnded(src)
 }
 
 // reconnect tries to connect again with growing pauses, and gives up when
