@@ -527,13 +527,19 @@ func (s *Server) resyncLoop() {
 }
 
 // sync brings the model up to date if it is dirty, in one round trip.
-// Concurrent callers share a resync.
+// Concurrent callers share a resync, which runs detached from each of
+// them; each waits for it on its own context.
 func (s *Server) sync(ctx context.Context) error {
 	for range 3 {
 		if need, _ := s.model.needsSync(); !need {
 			return nil
 		}
-		_, err, _ := s.group.Do("sync", func() (any, error) {
+		flight := s.group.DoChan("sync", func() (any, error) {
+			// Detached from every caller: callers share this resync, and
+			// one caller's cancellation must not fail the others. The
+			// liveness deadline bounds a stuck client; this, the rest.
+			ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+			defer cancel()
 			need, epoch := s.model.needsSync()
 			if !need {
 				return nil, nil
@@ -549,6 +555,19 @@ func (s *Server) sync(ctx context.Context) error {
 			s.installSync(epoch, s.Generation(), s.release(), rs)
 			return nil, nil
 		})
+		var err error
+		select {
+		case r := <-flight:
+			err = r.Err
+		case <-ctx.Done():
+			// This caller's own end: the resync goes on for the others,
+			// and it only reads, so this call changed nothing.
+			err := fromExec(ctx.Err())
+			if e, ok := err.(*Error); ok {
+				e.Written = false
+			}
+			return err
+		}
 		var e *Error
 		if errors.As(err, &e) && e.Code == CodeConnectionLost && !errors.Is(err, controlmode.ErrUnresponsive) {
 			// A resync only reads: if the client ended under it (its
