@@ -14,8 +14,21 @@ import (
 // field of the page's panes only, picked by a filter that matches their
 // ids: two round trips, in which tmux formats one field of every pane and
 // all fields of limit of them. Both are read fresh; a pane that went away
-// in between is left out of the page.
+// in between is left out of the page. A server whose panes all fit in the
+// first page is read in one round trip.
 func (s *Server) PanesPage(ctx context.Context, scope PaneScope, offset, limit int) ([]Pane, int, error) {
+	if _, _, panes := s.model.snapshot(); offset == 0 && len(panes) <= limit {
+		// The whole server fits in the page (as the model last saw it), so
+		// any scope does: one round trip, as an unpaged listing.
+		ps, err := s.Panes(ctx, scope)
+		if err != nil {
+			if noServer(err) && scope == (PaneScope{}) {
+				return nil, 0, nil
+			}
+			return nil, 0, err
+		}
+		return ps[:min(limit, len(ps))], len(ps), nil
+	}
 	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(scope.args(), "-F", "#{pane_id}")...))
 	if err != nil {
 		if noServer(err) && scope == (PaneScope{}) {

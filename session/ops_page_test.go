@@ -50,3 +50,33 @@ func ids(ps []Pane) []string {
 	}
 	return out
 }
+
+// TestSmallServerPageIsOneRoundTrip: when every pane fits in the first
+// page, the page is one list-panes, as an unpaged listing was; the ids
+// first would double what list_panes costs on the servers most agents use.
+func TestSmallServerPageIsOneRoundTrip(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a", "cat")
+	fx.NewSession(t, "b", "cat")
+	if _, err := s.Sessions(ctx); err != nil { // connected, model synced
+		t.Fatal(err)
+	}
+	before := s.ConnStats().Commands
+	ps, total, err := s.PanesPage(ctx, PaneScope{}, 0, 100)
+	if err != nil || len(ps) != 2 || total != 2 {
+		t.Fatalf("PanesPage: %d panes, total %d, %v; want 2, 2", len(ps), total, err)
+	}
+	if n := s.ConnStats().Commands - before; n != 1 {
+		t.Errorf("PanesPage sent %d commands, want 1", n)
+	}
+	// A page smaller than the server still reads ids first, then the page.
+	before = s.ConnStats().Commands
+	ps, total, err = s.PanesPage(ctx, PaneScope{}, 0, 1)
+	if err != nil || len(ps) != 1 || total != 2 {
+		t.Fatalf("PanesPage limit 1: %d panes, total %d, %v; want 1, 2", len(ps), total, err)
+	}
+	if n := s.ConnStats().Commands - before; n != 2 {
+		t.Errorf("PanesPage limit 1 sent %d commands, want 2", n)
+	}
+}
