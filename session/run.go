@@ -337,23 +337,31 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}"))
-	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && (e.Code == CodeNotFound || e.Code == CodeServerUnavailable) {
-			return true, -1, true // gone, or the server with it: its last session ended
+	// tmux marks a pane dead when its terminal closes and learns the exit
+	// status when it reaps the process, which can be a later turn of its
+	// loop (a CI run saw the status missing). No notification says when:
+	// ask again, a few times, while the pane is dead without a status.
+	for try := 0; ; try++ {
+		rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}"))
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) && (e.Code == CodeNotFound || e.Code == CodeServerUnavailable) {
+				return true, -1, true // gone, or the server with it: its last session ended
+			}
+			return false, -1, false
 		}
-		return false, -1, false
+		d, st, _ := strings.Cut(strings.Join(rs[0].Lines, ""), "\t")
+		if d != "1" {
+			return false, -1, true
+		}
+		if n, err := strconv.Atoi(st); err == nil {
+			return true, n, true
+		}
+		if try == 20 {
+			return true, -1, true
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	d, st, _ := strings.Cut(strings.Join(rs[0].Lines, ""), "\t")
-	if d != "1" {
-		return false, -1, true
-	}
-	n, err := strconv.Atoi(st)
-	if err != nil {
-		n = -1
-	}
-	return true, n, true
 }
 
 // continuationPrompt matches the prompts shells show when a command is
