@@ -319,6 +319,13 @@ func (m *model) reset() {
 	m.epoch++
 }
 
+// paneCount returns how many panes the model holds, without copying them.
+func (m *model) paneCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.panes)
+}
+
 // snapshot returns copies of the model's rows.
 func (m *model) snapshot() ([]Session, []Window, []Pane) {
 	m.mu.Lock()

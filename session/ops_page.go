@@ -17,7 +17,7 @@ import (
 // in between is left out of the page. A server whose panes all fit in the
 // first page is read in one round trip.
 func (s *Server) PanesPage(ctx context.Context, scope PaneScope, offset, limit int) ([]Pane, int, error) {
-	if _, _, panes := s.model.snapshot(); offset == 0 && len(panes) <= limit {
+	if offset == 0 && s.model.paneCount() <= limit {
 		// The whole server fits in the page (as the model last saw it), so
 		// any scope does: one round trip, as an unpaged listing.
 		ps, err := s.Panes(ctx, scope)
