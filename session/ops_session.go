@@ -276,3 +276,91 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// LookupSession returns a session from the model: the one with id when id
+// is given, else the one named exactly name, else (both empty) the oldest
+// session, the one with the lowest id, which no rename or activity can
+// change. It costs no tmux call while the model is current. A miss is
+// checked once more against a fresh listing: the model learns of another
+// client's new session from a notification that may still be in flight.
+func (s *Server) LookupSession(ctx context.Context, id, name string) (Session, error) {
+	for fresh := false; ; fresh = true {
+		sessions, err := s.Sessions(ctx)
+		if err != nil {
+			return Session{}, err
+		}
+		if x, ok := pickSession(sessions, id, name); ok {
+			return x, nil
+		}
+		if fresh || len(sessions) == 0 {
+			break // no server: nothing a notification could be about
+		}
+		s.model.markDirty()
+	}
+	switch {
+	case id != "":
+		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", id)
+	case name != "":
+		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", name)
+	}
+	return Session{}, errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+}
+
+// pickSession is LookupSession's choice among sessions.
+func pickSession(sessions []Session, id, name string) (Session, bool) {
+	switch {
+	case id != "":
+		i := slices.IndexFunc(sessions, func(x Session) bool { return x.ID == id })
+		return sessionAt(sessions, i)
+	case name != "":
+		i := slices.IndexFunc(sessions, func(x Session) bool { return x.Name == name })
+		return sessionAt(sessions, i)
+	case len(sessions) == 0:
+		return Session{}, false
+	}
+	return slices.MinFunc(sessions, func(a, b Session) int { return compareIDs(a.ID, b.ID) }), true
+}
+
+func sessionAt(sessions []Session, i int) (Session, bool) {
+	if i < 0 {
+		return Session{}, false
+	}
+	return sessions[i], true
+}
+
+// compareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
+// $9.
+func compareIDs(a, b string) int {
+	na, errA := strconv.Atoi(strings.TrimLeft(a, "$@%"))
+	nb, errB := strconv.Atoi(strings.TrimLeft(b, "$@%"))
+	switch {
+	case errA == nil && errB == nil:
+		return na - nb
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// RenameSession renames session id and returns it as it is now, in one
+// round trip. The name is taken literally: tmux expands formats in it, so
+// every # is doubled.
+func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session, error) {
+	if err := s.checkName(ctx, "a session", newName); err != nil {
+		return Session{}, err
+	}
+	rs, err := s.change(ctx,
+		controlmode.NewCommand("rename-session", "-t", id).Text(formatLiteral(newName)),
+		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.format))
+	if err != nil {
+		return Session{}, err
+	}
+	rows, ok := s.fmts.sessions.parse(s.release(), rs[1].Lines)
+	if !ok || len(rows) != 1 || rows[0].ID == "" {
+		return Session{}, errorf(CodeNotFound, true, "can't find session: %s", id)
+	}
+	rows[0].Generation = s.Generation()
+	return rows[0], nil
+}

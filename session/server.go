@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -745,4 +746,54 @@ func cleanEnv() []string {
 		}
 	}
 	return env
+}
+
+// Leave moves the control client to another session when it is attached
+// to session id, so that destroying id leaves the client connected instead
+// of ending it. An ended client would have to reconnect, and every new
+// control client is a risk: tmux 3.3a can crash when another client
+// creates a session while a control client is still identifying itself.
+// It prefers a session this process owns. It does nothing when the client
+// is elsewhere, or when id is the only session (the server ends with it).
+// A failure is not reported: the client then ends and reconnects, as it
+// would have anyway.
+func (s *Server) Leave(ctx context.Context, id string) {
+	s.mu.Lock()
+	attached, c := s.attached, s.conn
+	s.mu.Unlock()
+	if attached == "" || attached != id || c == nil || c.Err() != nil {
+		return
+	}
+	s.model.markDirty() // a fresh list: another client's new session will do
+	sessions, err := s.Sessions(ctx)
+	if err != nil {
+		return
+	}
+	owned := s.owned.list(s.Generation())
+	other := ""
+	for _, x := range sessions {
+		if x.ID != id && (other == "" || slices.Contains(owned, x.ID)) {
+			other = x.ID
+		}
+	}
+	if other == "" {
+		return
+	}
+	_, _ = s.send(ctx, c, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
+}
+
+// leaveIfLast is Leave for an operation that removes window id from its
+// session (kill-window, move-window to another session): the session ends
+// with its last window.
+func (s *Server) leaveIfLast(ctx context.Context, window string) {
+	s.mu.Lock()
+	attached := s.attached
+	s.mu.Unlock()
+	if attached == "" {
+		return
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-windows", "-t", attached, "-F", "#{window_id}"))
+	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] == window {
+		s.Leave(ctx, attached)
+	}
 }

@@ -72,3 +72,8 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (s
 	}
 	return paneIDOf(rs[0], t)
 }
+
+// formatLiteral returns s for a tmux argument in which formats are expanded
+// (new-window -n, rename-window, rename-session, new-session -s and -n):
+// every # doubled, so the name is exactly s.
+func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }

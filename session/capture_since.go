@@ -169,31 +169,3 @@ func limitLines(lines []string, maxLines, maxBytes int) (kept []string, truncate
 	}
 	return kept, droppedLines > 0, droppedLines, droppedBytes
 }
-
-// WaitForChannel blocks until tmux's wait-for channel is signalled, in a
-// tmux process of its own that the context kills: the shared channel must
-// never carry a blocking command.
-func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout time.Duration) error {
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if _, err := s.oneShot(wctx, "wait-for", "--", channel); err != nil {
-		if wctx.Err() != nil && ctx.Err() == nil {
-			return errorf(CodeDeadline, false, "channel %q was not signalled within %v", channel, timeout)
-		}
-		return err
-	}
-	// wait-for also ends with status 0 when the server dies: ask again.
-	if !s.serverListening(ctx) {
-		return errorf(CodeServerUnavailable, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
-	}
-	return nil
-}
-
-// SignalChannel wakes every waiter on tmux's wait-for channel.
-func (s *Server) SignalChannel(ctx context.Context, channel string) error {
-	if !s.serverListening(ctx) {
-		return errorf(CodeServerUnavailable, false, "no tmux server is running on socket %s", s.sock)
-	}
-	_, err := s.oneShot(ctx, "wait-for", "-S", "--", channel)
-	return err
-}
