@@ -150,7 +150,7 @@ func BenchmarkWaitForText_Wake(b *testing.B) {
 		b.Skipf("cannot write to the pane's terminal: %v", err)
 	}
 	defer tty.Close()
-	st := s.streams.get(pane)
+	st := s.streams.Get(pane)
 	var lat []time.Duration
 	trial := 0
 	for b.Loop() {
@@ -172,10 +172,7 @@ func BenchmarkWaitForText_Wake(b *testing.B) {
 			}()
 			// Start the clock only once the wait is following the stream.
 			for {
-				st.mu.Lock()
-				w := st.waiters
-				st.mu.Unlock()
-				if w > 0 {
+				if st.Waiters() > 0 {
 					break
 				}
 				if len(done) > 0 {

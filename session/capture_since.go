@@ -89,19 +89,19 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	var lines []string
 	var next int64
 	if !missed {
-		r := st.read(offset)
+		r := st.Read(offset)
 		// An offset past the end: the stream was started again.
-		missed = r.missed > 0 || r.paused || offset > r.next
+		missed = r.Missed > 0 || r.Paused || offset > r.Next
 		if !missed {
 			// The cursor stops after the last newline; the line after it,
 			// unfinished, is shown and read again next time.
-			end := bytes.LastIndexByte(r.data, '\n') + 1
+			end := bytes.LastIndexByte(r.Data, '\n') + 1
 			width := s.paneWidth(pane)
 			text := lineReader{width: width}
-			text.write(r.data[:end])
+			text.write(r.Data[:end])
 			lines, next = text.take(), offset+int64(end)
 			rest := lineReader{width: width}
-			rest.write(r.data[end:])
+			rest.write(r.Data[end:])
 			if l := rest.line(); strings.TrimSpace(l) != "" {
 				lines = append(lines, l)
 				res.LastLineUnfinished = true
@@ -110,7 +110,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	}
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
-		cur, _ := st.position()
+		cur, _ := st.Position()
 		rs, err := s.exec(ctx, controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
 		if err != nil {
 			return SinceResult{}, err

@@ -102,7 +102,7 @@ func TestFloodStaysBounded(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	held := s.streams.bytes()
+	held := s.streams.Held()
 	grew := peak.Load() - base
 	t.Logf("%d s of yes in 4 panes: %d capture_pane calls (slowest %v), %d outside list-sessions; RSS %d MiB at start, peak +%d MiB; streams hold %d KiB",
 		seconds, calls.Load(), time.Duration(slowest.Load()).Round(time.Millisecond), outside.Load(), base>>20, grew>>20, held>>10)

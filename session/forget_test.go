@@ -34,9 +34,7 @@ func TestEndedClientSparesTheNewOnesStreams(t *testing.T) {
 	// not the current conn, and a source number before the current one's.
 	s.forget(nil, src-1)
 
-	st.mu.Lock()
-	lost, source := st.connLost, st.source
-	st.mu.Unlock()
+	lost, source := st.Read(0).ConnLost, st.Source()
 	if lost || source != src {
 		t.Errorf("the current client's stream: lost %v, source %d; want not lost, source %d", lost, source, src)
 	}

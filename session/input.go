@@ -46,7 +46,7 @@ const promptRoom = 40
 // line long enough to wrap, it also reads the cursor's column (one round
 // trip, only then).
 func (s *Server) beforeInput(ctx context.Context, ins ...inputTo) inputStart {
-	pre := inputStart{ends: s.streams.ends()}
+	pre := inputStart{ends: s.streams.Ends()}
 	var cmds []controlmode.Command
 	var panes []string
 	for _, in := range ins {
@@ -54,7 +54,7 @@ func (s *Server) beforeInput(ctx context.Context, ins ...inputTo) inputStart {
 		if !isPaneID(t) || !mayWrap(in.text, s.paneWidth(t)) {
 			continue
 		}
-		if _, known := s.streams.get(t).lineBefore(pre.ends[t]); !known {
+		if _, known := s.streams.Get(t).LineBefore(pre.ends[t]); !known {
 			cmds = append(cmds, controlmode.NewCommand("display-message", "-p", "-t", t, "#{cursor_x}"))
 			panes = append(panes, t)
 		}
@@ -97,7 +97,7 @@ func (s *Server) noteInput(pre inputStart, pane, text string, enter bool) {
 	if !ok {
 		col = -1
 	}
-	s.streams.get(pane).noteInput(pre.ends[pane], col, s.fed(pane), text, enter)
+	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

@@ -112,27 +112,6 @@ func TestOutputTextLeavesEchoOut(t *testing.T) {
 	}
 }
 
-func TestNoteInputJoinsALine(t *testing.T) {
-	p := newPaneStream()
-	p.append(1, []byte("$ "))
-	p.noteInput(0, -1, true, "git commit -m ", false)
-	p.noteInput(p.end(), -1, true, "'fix'", false)
-	in := p.lastInput()
-	if !slices.Equal(in.typed, []string{"git commit -m 'fix'"}) || in.offset != 2 || !in.fed || in.enter {
-		t.Fatalf("typed onto one line: got %+v", in)
-	}
-	p.noteInput(p.end(), -1, true, "", true)
-	if in := p.lastInput(); !slices.Equal(in.typed, []string{"git commit -m 'fix'"}) || !in.enter {
-		t.Fatalf("then Enter: got %+v", in)
-	}
-	// A new line after Enter; the mark is never after what was there
-	// before the input was sent.
-	p.noteInput(1, -1, false, "ls\npwd", true)
-	if in := p.lastInput(); !slices.Equal(in.typed, []string{"ls", "pwd"}) || in.offset != 1 || in.fed {
-		t.Fatalf("a new line: got %+v", in)
-	}
-}
-
 func TestLineReaderAltOff(t *testing.T) {
 	var r lineReader
 	r.write([]byte("\x1b[?1049hpage\x1b[?1049l$ "))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // RunArgs are the arguments of [Server.RunCommand].
@@ -81,7 +82,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		return RunResult{}, err
 	}
 	defer release()
-	cursor, _ := st.position()
+	cursor, _ := st.Position()
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
 	// the prompt a moment to be drawn, and look again.
@@ -90,7 +91,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			if p2, err := s.probe(ctx, pane); err == nil {
 				p = p2
 			}
-			cursor, _ = st.position()
+			cursor, _ = st.Position()
 		}
 	}
 	switch {
@@ -154,7 +155,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		if !scan.begun && gctx.Err() == nil {
 			waitCtx = gctx
 		}
-		if err := st.wait(waitCtx, cursor); err != nil {
+		if err := st.Wait(waitCtx, cursor); err != nil {
 			switch {
 			case ctx.Err() != nil:
 				return RunResult{}, fromExec(err)
@@ -176,9 +177,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			res.TimedOut = true
 			return finish(), nil
 		}
-		r := st.read(cursor)
-		cursor = r.next
-		data, ok := scan.feed(r.data)
+		r := st.Read(cursor)
+		cursor = r.Next
+		data, ok := scan.feed(r.Data)
 		if !ok {
 			return RunResult{}, errorf(CodeTmuxError, true, "cannot read the exit status the shell in pane %s printed", pane)
 		}
@@ -193,20 +194,20 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			}
 			return finish(), nil
 		}
-		if r.paused || r.missed > 0 {
+		if r.Paused || r.Missed > 0 {
 			out.lost = true
 		}
-		if r.gone || r.connLost {
+		if r.Gone || r.ConnLost {
 			// The pane closed, or the client following it ended, which
 			// is what happens when the shell of a session's only pane
 			// exits: ask tmux which.
 			dead, status, ok := s.paneDead(ctx, pane)
-			if r.gone || ok && dead {
+			if r.Gone || ok && dead {
 				res.ShellExited = true
 				res.HasStatus, res.ExitStatus = ok && status >= 0, status
 				return finish(), nil
 			}
-			if r.connLost {
+			if r.ConnLost {
 				return RunResult{}, errorf(CodeConnectionLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
 			}
 		}
@@ -224,21 +225,21 @@ const promptGrace = time.Second
 // PROMPT_SP draws and erases a mark on column 0 first.
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
-func (s *Server) awaitPrompt(ctx context.Context, st *paneStream, cursor int64, after []byte) (string, bool) {
+func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor int64, after []byte) (string, bool) {
 	var text lineReader
 	text.write(after)
 	pctx, cancel := context.WithTimeout(ctx, promptGrace)
 	defer cancel()
 	for text.col == 0 {
-		if st.wait(pctx, cursor) != nil {
+		if st.Wait(pctx, cursor) != nil {
 			return "", false
 		}
-		r := st.read(cursor)
-		cursor = r.next
-		if r.gone || r.connLost {
+		r := st.Read(cursor)
+		cursor = r.Next
+		if r.Gone || r.ConnLost {
 			return "", false
 		}
-		text.write(r.data)
+		text.write(r.Data)
 	}
 	return string(text.cur[:min(text.col, len(text.cur))]), true
 }

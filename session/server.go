@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -41,8 +42,8 @@ type Server struct {
 	forked atomic.Uint64 // one-shot tmux processes run
 	srcSeq atomic.Uint64 // numbers the control clients, as sources of output
 
-	streams   streams   // pane output, from every client of this Server
-	listeners listeners // subscribers to changes
+	streams   panestream.Set // pane output, from every client of this Server
+	listeners listeners      // subscribers to changes
 
 	gate crashGate // what tmux cannot take in one turn of its loop: see crashGate
 
@@ -447,7 +448,7 @@ func (s *Server) forget(c *controlmode.Conn, src uint64) {
 		s.model.reset()
 	}
 	s.mu.Unlock()
-	s.streams.sourceEnded(src)
+	s.streams.SourceEnded(src)
 }
 
 // reconnect tries to connect again with growing pauses, and gives up when
@@ -602,7 +603,7 @@ func (s *Server) installSync(epoch uint64, gen string, rel release, rs []control
 		live[p.ID] = true
 	}
 	s.model.replace(epoch, sessions, windows, panes) // the model owns the slices from here
-	s.streams.retain(live)
+	s.streams.Retain(live)
 }
 
 // exec runs cmds as one line over the control client.

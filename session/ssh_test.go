@@ -157,13 +157,6 @@ func remoteWaitFor(e *sshEnv, channel string) bool {
 	return false
 }
 
-// waiters returns how many readers wait on the stream.
-func waiters(st *paneStream) int {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.waiters
-}
-
 // TestSSHNothingLeft: closing the Manager and the host leaves no client of
 // ours on the remote server and no session on sshd.
 func TestSSHNothingLeft(t *testing.T) {
@@ -327,7 +320,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 		}()
 	}
 	// Every wait reads its pane first, then waits on the stream.
-	waitFor(t, "the waits to start", func() bool { return waiters(s.streams.get(pane.PaneID)) >= n })
+	waitFor(t, "the waits to start", func() bool { return s.streams.Get(pane.PaneID).Waiters() >= n })
 	masters := e.host.masters.Load()
 	start := time.Now()
 	fault()

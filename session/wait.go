@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // Wait outcomes, as libtmux-mcp names them.
@@ -215,18 +216,18 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		return WaitResult{}, err
 	}
 	defer release()
-	in := st.lastInput()
+	in := st.LastInput()
 	since := a.Since
 	if since == "" {
 		since = SinceScreen
-		if in.set {
+		if in.Sent {
 			since = SinceInput
 		}
 	}
-	if since == SinceInput && !in.set {
+	if since == SinceInput && !in.Sent {
 		since = SinceStart // no input to follow: only what comes next
 	}
-	cursor, _ := st.position()
+	cursor, _ := st.Position()
 	w := &waiter{pats: pats, stops: stops, res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}
 	width := s.paneWidth(pane)
 	w.out.text.width = width
@@ -257,7 +258,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		case SinceStart:
 			drawn = false
 		case SinceInput:
-			drawn = !in.fed || st.read(in.offset).next > in.offset
+			drawn = !in.Fed || st.Read(in.Offset).Next > in.Offset
 		}
 		if drawn {
 			if outcome, ok := w.screen(entry.rows, true); ok {
@@ -279,17 +280,17 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				return done(outcome)
 			}
 		case SinceInput:
-			w.out.echo = newEchoFilter(in.typed)
-			r := st.read(in.offset)
-			if in.fed && r.missed == 0 && !r.paused && !r.connLost {
+			w.out.echo = newEchoFilter(in.Typed)
+			r := st.Read(in.Offset)
+			if in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
 				// The stream holds all the pane printed since the input.
-				cursor = r.next
-				if b, known := st.lineBefore(in.offset); known {
+				cursor = r.Next
+				if b, known := st.LineBefore(in.Offset); known {
 					w.out.prime(b)
-				} else if in.col > 0 {
-					w.out.prime(bytes.Repeat([]byte{' '}, in.col))
+				} else if in.Col > 0 {
+					w.out.prime(bytes.Repeat([]byte{' '}, in.Col))
 				}
-				lines, partial = w.out.write(r.data)
+				lines, partial = w.out.write(r.Data)
 				if outcome, ok := w.output(lines, partial, true); ok {
 					return done(outcome)
 				}
@@ -300,10 +301,10 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			// in. Without the echo on screen, the whole screen came after
 			// the input if the pane was followed (the echo scrolled away);
 			// if not, only what comes next counts.
-			if i := lastEcho(entry.rows, in.typed); i >= 0 {
+			if i := lastEcho(entry.rows, in.Typed); i >= 0 {
 				lines = entry.rows[i+1:]
 				w.out.echo = nil
-			} else if in.fed {
+			} else if in.Fed {
 				lines = entry.rows
 			}
 			w.seen.add(lines...)
@@ -345,9 +346,9 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				}
 			}
 		}
-		r := st.read(cursor)
-		cursor = r.next
-		if r.connLost {
+		r := st.Read(cursor)
+		cursor = r.Next
+		if r.ConnLost {
 			// The client ended: because the pane's session went with the
 			// pane, or for a reason that leaves the pane running.
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
@@ -355,21 +356,21 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			}
 			return WaitResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
-		if len(r.data) > 0 {
+		if len(r.Data) > 0 {
 			w.res.SawNewOutput = true
 		}
-		lines, partial := w.out.write(r.data)
-		if r.paused && !screen {
+		lines, partial := w.out.write(r.Data)
+		if r.Paused && !screen {
 			// tmux threw output away: the screen it resumed with stands
 			// in for what was lost.
-			lines = append(r.snapshot, lines...)
+			lines = append(r.Snapshot, lines...)
 		}
 		if w.out.text.alt && !screen {
 			screen, w.res.AlternateScreen = true, true
 			lastRead = time.Time{}
 		}
 		if screen {
-			if r.gone {
+			if r.Gone {
 				return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
 			}
 			e, err := s.readEntry(ctx, pane)
@@ -386,7 +387,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				if off < 0 {
 					continue
 				}
-				lines, partial = w.out.write(r.data[off:])
+				lines, partial = w.out.write(r.Data[off:])
 				if outcome, ok := w.output(lines, partial, false); ok {
 					return done(outcome)
 				}
@@ -400,7 +401,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		if outcome, ok := w.output(lines, partial, false); ok {
 			return done(outcome)
 		}
-		if r.gone {
+		if r.Gone {
 			return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
 		}
 		// The partial line stays in text and is matched again once more of
@@ -466,14 +467,14 @@ func (w *waiter) match(lines []string, where string, entry bool) (string, bool) 
 
 // waitStream waits for a change in st after cursor, calling progress on
 // each tick.
-func (s *Server) waitStream(ctx context.Context, st *paneStream, cursor int64, tick <-chan time.Time, progress func(time.Duration), start time.Time) error {
+func (s *Server) waitStream(ctx context.Context, st *panestream.Stream, cursor int64, tick <-chan time.Time, progress func(time.Duration), start time.Time) error {
 	if tick == nil {
-		return st.wait(ctx, cursor)
+		return st.Wait(ctx, cursor)
 	}
 	for {
 		wctx, cancel := context.WithCancel(ctx)
 		errc := make(chan error, 1)
-		go func() { errc <- st.wait(wctx, cursor) }()
+		go func() { errc <- st.Wait(wctx, cursor) }()
 		select {
 		case err := <-errc:
 			cancel()
@@ -529,14 +530,14 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		return QuietResult{}, err
 	}
 	defer release()
-	cursor, changed := st.position()
+	cursor, changed := st.Position()
 	res := QuietResult{PaneID: pane}
 	since := start
-	if last := st.lastOutput(); fed && !last.IsZero() {
+	if last := st.LastOutput(); fed && !last.IsZero() {
 		since = last
-		if in := st.lastInput(); in.set && in.at.After(since) {
-			since = in.at
-			res.Changed = st.read(in.offset).next > in.offset
+		if in := st.LastInput(); in.Sent && in.At.After(since) {
+			since = in.At
+			res.Changed = st.Read(in.Offset).Next > in.Offset
 		}
 	}
 	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
@@ -571,7 +572,7 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 			return done()
 		case <-quietC:
 			// The timer may have fired just as output came: look first.
-			if r := st.read(cursor); len(r.data) == 0 && !r.gone && !r.connLost {
+			if r := st.Read(cursor); len(r.Data) == 0 && !r.Gone && !r.ConnLost {
 				res.Quiet = true
 				res.Wake = time.Since(since.Add(a.Quiet))
 				return done()
@@ -579,25 +580,25 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 			quietC = nil
 		case <-changed:
 		}
-		_, changed = st.position() // before the read, so no change is missed
-		r := st.read(cursor)
-		cursor = r.next
-		if r.connLost {
+		_, changed = st.Position() // before the read, so no change is missed
+		r := st.Read(cursor)
+		cursor = r.Next
+		if r.ConnLost {
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
 				return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
 			}
 			return QuietResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
-		if r.gone {
+		if r.Gone {
 			return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
 		}
-		if len(r.data) > 0 {
+		if len(r.Data) > 0 {
 			res.Changed = true
-			res.Bytes += int64(len(r.data))
+			res.Bytes += int64(len(r.Data))
 			if a.Quiet == 0 {
 				return done()
 			}
-			since = st.lastOutput()
+			since = st.LastOutput()
 			timer.Reset(time.Until(since.Add(a.Quiet)))
 			quietC = timer.C
 		} else if quietC == nil && a.Quiet > 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // WatcherIdle is how long a watcher stays attached after its last reader
@@ -37,10 +38,10 @@ func (r *clientRef) conn() *controlmode.Conn {
 func (s *Server) onOutput(src uint64, ref *clientRef, n controlmode.Notification) {
 	switch n := n.(type) {
 	case controlmode.Output:
-		s.streams.get(n.Pane).append(src, n.Data)
+		s.streams.Get(n.Pane).Append(src, n.Data)
 	case controlmode.Pause:
-		st := s.streams.get(n.Pane)
-		st.pause()
+		st := s.streams.Get(n.Pane)
+		st.Pause()
 		s.mu.Lock()
 		closed := s.closed
 		if !closed {
@@ -56,7 +57,7 @@ func (s *Server) onOutput(src uint64, ref *clientRef, n controlmode.Notification
 // resume answers %pause: it asks tmux to send the pane's output again and
 // captures its screen in the same round trip, so the snapshot and the
 // point where output resumes line up.
-func (s *Server) resume(ref *clientRef, pane string, st *paneStream) {
+func (s *Server) resume(ref *clientRef, pane string, st *panestream.Stream) {
 	defer s.wg.Done()
 	c := ref.conn()
 	if c == nil {
@@ -71,7 +72,7 @@ func (s *Server) resume(ref *clientRef, pane string, st *paneStream) {
 		s.opts.Logger.Debug("resuming a paused pane failed", "pane", pane, "err", err)
 		return
 	}
-	st.resumed(rs[1].Lines)
+	st.Resumed(rs[1].Lines)
 }
 
 // watcher is an extra control client attached to a session other than the
@@ -86,7 +87,7 @@ type watcher struct {
 
 // watchPane makes sure output of pane reaches its stream, and returns the
 // stream and a release function the caller must call when done reading.
-func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(), error) {
+func (s *Server) watchPane(ctx context.Context, pane string) (*panestream.Stream, func(), error) {
 	sessionID, err := s.sessionOfPane(ctx, pane)
 	if err != nil {
 		return nil, nil, err
@@ -96,19 +97,19 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*paneStream, func(
 
 // watchPaneIn is watchPane for a caller that has read the pane's session
 // already, in a round trip it needed anyway.
-func (s *Server) watchPaneIn(pane, sessionID string) (*paneStream, func(), error) {
-	st := s.streams.get(pane)
+func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func(), error) {
+	st := s.streams.Get(pane)
 	s.mu.Lock()
 	if sessionID == s.attached && s.conn != nil {
 		src := s.mainSrc
 		s.mu.Unlock()
-		st.adopt(src)
+		st.Adopt(src)
 		return st, func() {}, nil
 	}
 	if w, ok := s.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
 		s.hold(w)
 		s.mu.Unlock()
-		st.adopt(w.ref.src)
+		st.Adopt(w.ref.src)
 		return st, func() { s.releaseWatcher(sessionID, w) }, nil
 	}
 	s.mu.Unlock()
@@ -142,7 +143,7 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*paneStream, func(), error
 	s.mu.Lock()
 	s.hold(w)
 	s.mu.Unlock()
-	st.adopt(w.ref.src)
+	st.Adopt(w.ref.src)
 	return st, func() { s.releaseWatcher(sessionID, w) }, nil
 }
 
@@ -189,7 +190,7 @@ func (s *Server) endWatcher(sessionID string, w *watcher) {
 		w.timer.Stop()
 	}
 	s.mu.Unlock()
-	s.streams.sourceEnded(w.ref.src)
+	s.streams.SourceEnded(w.ref.src)
 }
 
 // sessionOfPane returns the id of the session pane is in.

@@ -1,0 +1,62 @@
+package panestream
+
+import (
+	"strings"
+	"time"
+)
+
+// An InputMark is where in a pane's output stream this process last sent
+// it input, and what that input typed, so that waits can match only what
+// the pane printed after it and tell the echo of the typed text from the
+// output of the program.
+type InputMark struct {
+	Sent   bool      // any input was sent; the other fields are zero if not
+	Offset int64     // the stream's end when tmux answered the input
+	At     time.Time // when it did
+	// Fed reports that a client was delivering the pane's output at that
+	// moment, so that the stream from Offset on holds what the pane
+	// printed after the input.
+	Fed bool
+	// Typed is the text typed on the current input line (since the last
+	// input that ended with Enter), split into lines; the pane's echo of
+	// each ends with it.
+	Typed []string
+	Enter bool // the input ended with Enter
+	// Col is the cursor's column when the input was sent, read only when
+	// the stream does not hold the start of the line (-1 then if unread).
+	Col int
+}
+
+// NoteInput records input that tmux has just answered: text typed (empty
+// for key names such as C-c), then Enter if enter. pre is the stream's end
+// before the input was sent. fed reports that the pane's output is being
+// delivered to the stream.
+func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.input
+	line := ""
+	if in.Sent && !in.Enter && len(in.Typed) > 0 {
+		// Typed onto the line an earlier input started.
+		line = in.Typed[len(in.Typed)-1]
+		in.Typed = in.Typed[:len(in.Typed)-1]
+	} else {
+		in.Typed = nil
+	}
+	parts := strings.FieldsFunc(line+text, func(r rune) bool { return r == '\n' || r == '\r' })
+	in.Typed = append(in.Typed, parts...)
+	if len(in.Typed) > 64 {
+		in.Typed = in.Typed[len(in.Typed)-64:]
+	}
+	in.Sent, in.Offset, in.At, in.Fed, in.Enter, in.Col = true, min(pre, p.end()), time.Now(), fed, enter, col
+	p.input = in
+}
+
+// LastInput returns the pane's last input mark.
+func (p *Stream) LastInput() InputMark {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.input
+	in.Typed = append([]string(nil), in.Typed...)
+	return in
+}
