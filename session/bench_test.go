@@ -53,7 +53,7 @@ func BenchmarkSessions_FromModel(b *testing.B) {
 	if _, err := s.Sessions(ctx); err != nil {
 		b.Fatal(err)
 	}
-	list := controlmode.NewCommand("list-sessions", "-F", s.fmts.sessions.format)
+	list := controlmode.NewCommand("list-sessions", "-F", s.fmts.sessions.String())
 	n, start := 0, time.Now()
 	for time.Since(start) < 500*time.Millisecond {
 		if _, err := s.exec(ctx, list); err != nil {

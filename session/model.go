@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
 // Session is one tmux session as list-sessions describes it.
@@ -67,65 +67,59 @@ type Pane struct {
 	CursorY        int
 }
 
-// field maps one tmux format variable onto a struct field.
-type field[T any] struct {
-	name string
-	set  func(*T, string)
-}
-
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
-var sessionFields = []field[Session]{
-	{"session_id", func(s *Session, v string) { s.ID = v }},
-	{"session_windows", func(s *Session, v string) { s.Windows = atoi(v) }},
-	{"session_attached", func(s *Session, v string) { s.Attached = v }},
-	{"session_created", func(s *Session, v string) { s.Created = v }},
-	{"pane_id", func(s *Session, v string) { s.ActivePane = v }},
-	{"session_name", func(s *Session, v string) { s.Name = v }},
+var sessionFields = []rows.Field[Session]{
+	{Name: "session_id", Set: func(s *Session, v string) { s.ID = v }},
+	{Name: "session_windows", Set: func(s *Session, v string) { s.Windows = atoi(v) }},
+	{Name: "session_attached", Set: func(s *Session, v string) { s.Attached = v }},
+	{Name: "session_created", Set: func(s *Session, v string) { s.Created = v }},
+	{Name: "pane_id", Set: func(s *Session, v string) { s.ActivePane = v }},
+	{Name: "session_name", Set: func(s *Session, v string) { s.Name = v }},
 }
 
-var windowFields = []field[Window]{
-	{"window_id", func(w *Window, v string) { w.ID = v }},
-	{"window_index", func(w *Window, v string) { w.Index = v }},
-	{"session_id", func(w *Window, v string) { w.SessionID = v }},
-	{"window_panes", func(w *Window, v string) { w.Panes = atoi(v) }},
-	{"window_layout", func(w *Window, v string) { w.Layout = v }},
-	{"window_active", func(w *Window, v string) { w.Active = v == "1" }},
-	{"window_width", func(w *Window, v string) { w.Width = atoi(v) }},
-	{"window_height", func(w *Window, v string) { w.Height = atoi(v) }},
-	{"pane_id", func(w *Window, v string) { w.ActivePane = v }},
-	{"session_name", func(w *Window, v string) { w.SessionName = v }},
-	{"window_name", func(w *Window, v string) { w.Name = v }},
+var windowFields = []rows.Field[Window]{
+	{Name: "window_id", Set: func(w *Window, v string) { w.ID = v }},
+	{Name: "window_index", Set: func(w *Window, v string) { w.Index = v }},
+	{Name: "session_id", Set: func(w *Window, v string) { w.SessionID = v }},
+	{Name: "window_panes", Set: func(w *Window, v string) { w.Panes = atoi(v) }},
+	{Name: "window_layout", Set: func(w *Window, v string) { w.Layout = v }},
+	{Name: "window_active", Set: func(w *Window, v string) { w.Active = v == "1" }},
+	{Name: "window_width", Set: func(w *Window, v string) { w.Width = atoi(v) }},
+	{Name: "window_height", Set: func(w *Window, v string) { w.Height = atoi(v) }},
+	{Name: "pane_id", Set: func(w *Window, v string) { w.ActivePane = v }},
+	{Name: "session_name", Set: func(w *Window, v string) { w.SessionName = v }},
+	{Name: "window_name", Set: func(w *Window, v string) { w.Name = v }},
 }
 
-var paneFields = []field[Pane]{
-	{"pane_id", func(p *Pane, v string) { p.ID = v }},
-	{"pane_index", func(p *Pane, v string) { p.Index = v }},
-	{"pane_width", func(p *Pane, v string) { p.Width = atoi(v) }},
-	{"pane_height", func(p *Pane, v string) { p.Height = atoi(v) }},
-	{"pane_pid", func(p *Pane, v string) { p.PID = v }},
-	{"pane_active", func(p *Pane, v string) { p.Active = v == "1" }},
-	{"window_id", func(p *Pane, v string) { p.WindowID = v }},
-	{"window_index", func(p *Pane, v string) { p.WindowIndex = v }},
-	{"session_id", func(p *Pane, v string) { p.SessionID = v }},
-	{"pane_left", func(p *Pane, v string) { p.Left = atoi(v) }},
-	{"pane_top", func(p *Pane, v string) { p.Top = atoi(v) }},
-	{"pane_right", func(p *Pane, v string) { p.Right = atoi(v) }},
-	{"pane_bottom", func(p *Pane, v string) { p.Bottom = atoi(v) }},
-	{"pane_at_left", func(p *Pane, v string) { p.AtLeft = v == "1" }},
-	{"pane_at_right", func(p *Pane, v string) { p.AtRight = v == "1" }},
-	{"pane_at_top", func(p *Pane, v string) { p.AtTop = v == "1" }},
-	{"pane_at_bottom", func(p *Pane, v string) { p.AtBottom = v == "1" }},
-	{"pane_dead", func(p *Pane, v string) { p.Dead = v == "1" }},
-	{"pane_in_mode", func(p *Pane, v string) { p.InMode = v == "1" }},
-	{"cursor_x", func(p *Pane, v string) { p.CursorX = atoi(v) }},
-	{"cursor_y", func(p *Pane, v string) { p.CursorY = atoi(v) }},
-	{"pane_tty", func(p *Pane, v string) { p.TTY = v }},
-	{"session_name", func(p *Pane, v string) { p.SessionName = v }},
-	{"window_name", func(p *Pane, v string) { p.WindowName = v }},
-	{"pane_current_command", func(p *Pane, v string) { p.CurrentCommand = v }},
-	{"pane_current_path", func(p *Pane, v string) { p.CurrentPath = v }},
-	{"pane_title", func(p *Pane, v string) { p.Title = v }},
+var paneFields = []rows.Field[Pane]{
+	{Name: "pane_id", Set: func(p *Pane, v string) { p.ID = v }},
+	{Name: "pane_index", Set: func(p *Pane, v string) { p.Index = v }},
+	{Name: "pane_width", Set: func(p *Pane, v string) { p.Width = atoi(v) }},
+	{Name: "pane_height", Set: func(p *Pane, v string) { p.Height = atoi(v) }},
+	{Name: "pane_pid", Set: func(p *Pane, v string) { p.PID = v }},
+	{Name: "pane_active", Set: func(p *Pane, v string) { p.Active = v == "1" }},
+	{Name: "window_id", Set: func(p *Pane, v string) { p.WindowID = v }},
+	{Name: "window_index", Set: func(p *Pane, v string) { p.WindowIndex = v }},
+	{Name: "session_id", Set: func(p *Pane, v string) { p.SessionID = v }},
+	{Name: "pane_left", Set: func(p *Pane, v string) { p.Left = atoi(v) }},
+	{Name: "pane_top", Set: func(p *Pane, v string) { p.Top = atoi(v) }},
+	{Name: "pane_right", Set: func(p *Pane, v string) { p.Right = atoi(v) }},
+	{Name: "pane_bottom", Set: func(p *Pane, v string) { p.Bottom = atoi(v) }},
+	{Name: "pane_at_left", Set: func(p *Pane, v string) { p.AtLeft = v == "1" }},
+	{Name: "pane_at_right", Set: func(p *Pane, v string) { p.AtRight = v == "1" }},
+	{Name: "pane_at_top", Set: func(p *Pane, v string) { p.AtTop = v == "1" }},
+	{Name: "pane_at_bottom", Set: func(p *Pane, v string) { p.AtBottom = v == "1" }},
+	{Name: "pane_dead", Set: func(p *Pane, v string) { p.Dead = v == "1" }},
+	{Name: "pane_in_mode", Set: func(p *Pane, v string) { p.InMode = v == "1" }},
+	{Name: "cursor_x", Set: func(p *Pane, v string) { p.CursorX = atoi(v) }},
+	{Name: "cursor_y", Set: func(p *Pane, v string) { p.CursorY = atoi(v) }},
+	{Name: "pane_tty", Set: func(p *Pane, v string) { p.TTY = v }},
+	{Name: "session_name", Set: func(p *Pane, v string) { p.SessionName = v }},
+	{Name: "window_name", Set: func(p *Pane, v string) { p.WindowName = v }},
+	{Name: "pane_current_command", Set: func(p *Pane, v string) { p.CurrentCommand = v }},
+	{Name: "pane_current_path", Set: func(p *Pane, v string) { p.CurrentPath = v }},
+	{Name: "pane_title", Set: func(p *Pane, v string) { p.Title = v }},
 }
 
 // freeText names the fields whose values a user or a program in a pane
@@ -139,84 +133,35 @@ var freeText = map[string]bool{
 	"pane_current_path":    true,
 }
 
-// rowFormat reads rows of one kind. Fields tmux makes up itself (ids,
-// numbers, flags, tty paths) never hold a space, so they come first,
-// joined by one; each free-text field follows behind a separator made of
-// random printable bytes, so no name or title can forge a field boundary,
-// and the separator reads the same in every tmux version (command output
-// is vis-encoded in 3.4 and 3.5, which would mangle a control byte).
-//
-// Short formats matter: tmux lexes a command a byte at a time, and a
-// list-panes row costs it about as much per byte of format as per field
-// looked up.
-type rowFormat[T any] struct {
-	fixed  []field[T] // in format order
-	text   []field[T]
-	sep    string
-	format string
-}
-
-func newRowFormat[T any](sep string, fields []field[T]) rowFormat[T] {
-	f := rowFormat[T]{sep: sep}
-	for _, fl := range fields {
-		if freeText[fl.name] {
-			f.text = append(f.text, fl)
-		} else {
-			f.fixed = append(f.fixed, fl)
+// newRowFormat returns the row format of fields, with the fields named in
+// freeText printed by [textField] behind sep.
+func newRowFormat[T any](sep string, fields []rows.Field[T]) rows.Format[T] {
+	return rows.New(sep, fields, func(name string) string {
+		if freeText[name] {
+			return textField(name)
 		}
-	}
-	if len(f.fixed) == 0 {
-		panic("session: a row format needs a field tmux makes up to lead it")
-	}
-	var b strings.Builder
-	for i, fl := range f.fixed {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString("#{" + fl.name + "}")
-	}
-	for _, fl := range f.text {
-		b.WriteString(sep + textField(fl.name))
-	}
-	f.format = b.String()
-	return f
-}
-
-// parse reads one row per line; a line with the wrong number of fields is
-// skipped, and reported through ok.
-func (f rowFormat[T]) parse(rel release, lines []string) (rows []T, ok bool) {
-	ok = true
-	for _, line := range lines {
-		texts := strings.Split(line, f.sep)
-		fixed := strings.Split(texts[0], " ")
-		if len(texts) != 1+len(f.text) || len(fixed) != len(f.fixed) {
-			ok = false
-			continue
-		}
-		var r T
-		for i, fl := range f.fixed {
-			fl.set(&r, fixed[i])
-		}
-		for i, fl := range f.text {
-			fl.set(&r, rel.decodeText(texts[1+i]))
-		}
-		rows = append(rows, r)
-	}
-	return rows, ok
+		return ""
+	})
 }
 
 // formats is the set of row formats of one Server.
 type formats struct {
-	sessions rowFormat[Session]
-	windows  rowFormat[Window]
-	panes    rowFormat[Pane]
+	sep      string // before each free-text field of every row
+	sessions rows.Format[Session]
+	windows  rows.Format[Window]
+	panes    rows.Format[Pane]
 }
 
+// newFormats returns the row formats of one Server. Their separator is
+// made of random printable bytes, so no name or title can forge a field
+// boundary, and it reads the same in every tmux version (command output is vis-encoded in 3.4 and 3.5, which would
+// mangle a control byte).
 func newFormats() formats {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b) // never fails
 	sep := "~" + hex.EncodeToString(b) + "~"
 	return formats{
+		sep:      sep,
 		sessions: newRowFormat(sep, sessionFields),
 		windows:  newRowFormat(sep, windowFields),
 		panes:    newRowFormat(sep, paneFields),
@@ -226,9 +171,9 @@ func newFormats() formats {
 // listCommands returns the one-round-trip query of the whole server.
 func (f *formats) listCommands() []controlmode.Command {
 	return []controlmode.Command{
-		controlmode.NewCommand("list-sessions", "-F", f.sessions.format),
-		controlmode.NewCommand("list-windows", "-a", "-F", f.windows.format),
-		controlmode.NewCommand("list-panes", "-a", "-F", f.panes.format),
+		controlmode.NewCommand("list-sessions", "-F", f.sessions.String()),
+		controlmode.NewCommand("list-windows", "-a", "-F", f.windows.String()),
+		controlmode.NewCommand("list-panes", "-a", "-F", f.panes.String()),
 	}
 }
 

@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
 // fill expands f's format the way tmux would, with values[name] for each
 // field.
-func fill[T any](f rowFormat[T], values map[string]string) string {
-	line := f.format
+func fill[T any](f rows.Format[T], values map[string]string) string {
+	line := f.String()
 	for name, v := range values {
 		line = strings.ReplaceAll(line, "#{"+name+"}", v)
 		line = strings.ReplaceAll(line, textField(name), quoteShell(v))
@@ -20,9 +22,10 @@ func fill[T any](f rowFormat[T], values map[string]string) string {
 }
 
 func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
-	f := newFormats().panes
-	if strings.Count(f.format, f.sep) != len(freeText) {
-		t.Errorf("format %q: want the separator once before each of the %d free-text fields", f.format, len(freeText))
+	fs := newFormats()
+	f := fs.panes
+	if strings.Count(f.String(), fs.sep) != len(freeText) {
+		t.Errorf("format %q: want the separator once before each of the %d free-text fields", f.String(), len(freeText))
 	}
 	// Any space in a free-text value must survive: only fields tmux makes
 	// up are split on spaces.
@@ -39,7 +42,7 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 		"pane_current_path":    "/tmp/dir with  spaces",
 		"pane_title":           "~00~ title \t end ",
 	}
-	rows, ok := f.parse(releaseOf("3.3a"), []string{fill(f, values)})
+	rows, ok := f.Parse(releaseOf("3.3a").decodeText, []string{fill(f, values)})
 	if !ok || len(rows) != 1 {
 		t.Fatalf("parse: %v rows, ok %v", len(rows), ok)
 	}
@@ -56,8 +59,8 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 
 	// A row missing a field, or with one too many, is skipped and reported.
 	short := strings.Replace(fill(f, values), "80 ", "", 1)
-	long := fill(f, values) + f.sep + "extra"
-	rows, ok = f.parse(releaseOf("3.3a"), []string{short, fill(f, values), long})
+	long := fill(f, values) + fs.sep + "extra"
+	rows, ok = f.Parse(releaseOf("3.3a").decodeText, []string{short, fill(f, values), long})
 	if ok || len(rows) != 1 || rows[0] != want {
 		t.Errorf("parse of a short, a good and a long row: %d rows, ok %v; want the good one, ok false", len(rows), ok)
 	}
@@ -65,8 +68,8 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 
 func TestRowFormatsPutFreeTextLast(t *testing.T) {
 	fs := newFormats()
-	for _, format := range []string{fs.sessions.format, fs.windows.format, fs.panes.format} {
-		head, _, _ := strings.Cut(format, fs.sessions.sep)
+	for _, format := range []string{fs.sessions.String(), fs.windows.String(), fs.panes.String()} {
+		head, _, _ := strings.Cut(format, fs.sep)
 		for name := range freeText {
 			if strings.Contains(head, "#{"+name+"}") || strings.Contains(head, textField(name)) {
 				t.Errorf("%s is among the space-joined fields of %q", name, format)

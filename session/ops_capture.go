@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
 // Reading panes: their text, their state, and format strings expanded
@@ -94,12 +95,12 @@ func isPaneID(t string) bool {
 
 // paneInfoCommand prints one row of the pane format for target.
 func (s *Server) paneInfoCommand(target string) controlmode.Command {
-	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.format)
+	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.String())
 }
 
 // paneOf reads the reply of paneInfoCommand.
 func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
-	ps, ok := s.fmts.panes.parse(s.release(), r.Lines)
+	ps, ok := s.fmts.panes.Parse(s.release().decodeText, r.Lines)
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
 		// targets it cannot find (a missing window, in 3.3a).
@@ -168,21 +169,21 @@ type PaneSnapshot struct {
 }
 
 // snapshotFields are the pane fields plus the state a snapshot adds.
-func snapshotFields() []field[PaneSnapshot] {
-	fs := make([]field[PaneSnapshot], 0, len(paneFields)+4)
+func snapshotFields() []rows.Field[PaneSnapshot] {
+	fs := make([]rows.Field[PaneSnapshot], 0, len(paneFields)+4)
 	for _, f := range paneFields {
-		set := f.set
-		fs = append(fs, field[PaneSnapshot]{f.name, func(s *PaneSnapshot, v string) { set(&s.Pane, v) }})
+		set := f.Set
+		fs = append(fs, rows.Field[PaneSnapshot]{Name: f.Name, Set: func(s *PaneSnapshot, v string) { set(&s.Pane, v) }})
 	}
 	return append(fs,
-		field[PaneSnapshot]{"alternate_on", func(s *PaneSnapshot, v string) { s.AlternateOn = v == "1" }},
-		field[PaneSnapshot]{"pane_mode", func(s *PaneSnapshot, v string) { s.Mode = v }},
-		field[PaneSnapshot]{"scroll_position", func(s *PaneSnapshot, v string) {
+		rows.Field[PaneSnapshot]{Name: "alternate_on", Set: func(s *PaneSnapshot, v string) { s.AlternateOn = v == "1" }},
+		rows.Field[PaneSnapshot]{Name: "pane_mode", Set: func(s *PaneSnapshot, v string) { s.Mode = v }},
+		rows.Field[PaneSnapshot]{Name: "scroll_position", Set: func(s *PaneSnapshot, v string) {
 			if n, err := strconv.Atoi(v); err == nil {
 				s.ScrollPosition = &n
 			}
 		}},
-		field[PaneSnapshot]{"history_size", func(s *PaneSnapshot, v string) { s.HistorySize = atoi(v) }},
+		rows.Field[PaneSnapshot]{Name: "history_size", Set: func(s *PaneSnapshot, v string) { s.HistorySize = atoi(v) }},
 	)
 }
 
@@ -194,14 +195,14 @@ func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (Pane
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
-	f := newRowFormat(s.fmts.panes.sep, snapshotFields())
+	f := newRowFormat(s.fmts.sep, snapshotFields())
 	rs, err := s.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", "-t", t, f.format),
+		controlmode.NewCommand("display-message", "-p", "-t", t, f.String()),
 		CaptureArgs{}.command(t))
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
-	rows, ok := f.parse(s.release(), rs[0].Lines)
+	rows, ok := f.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
 		return PaneSnapshot{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
 	}
@@ -296,10 +297,10 @@ func (s *Server) WindowPanes(ctx context.Context, w WindowRef, fallback bool) ([
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", "-t", t, "-F", s.fmts.panes.format))
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", "-t", t, "-F", s.fmts.panes.String()))
 	if err != nil {
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.parse(s.release(), rs[0].Lines)
+	ps, _ := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	return ps, nil
 }

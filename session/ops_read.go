@@ -19,14 +19,14 @@ func (s *Server) Windows(ctx context.Context, target string) ([]Window, error) {
 	if target != "" {
 		args = []string{"-t", target}
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-windows", append(args, "-F", s.fmts.windows.format)...))
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-windows", append(args, "-F", s.fmts.windows.String())...))
 	if err != nil {
 		if noServer(err) && target == "" {
 			return nil, nil
 		}
 		return nil, err
 	}
-	ws, _ := s.fmts.windows.parse(s.release(), rs[0].Lines)
+	ws, _ := s.fmts.windows.Parse(s.release().decodeText, rs[0].Lines)
 	return ws, nil
 }
 
@@ -52,25 +52,25 @@ func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
 	if scope.Filter != "" {
 		args = append(args, "-f", scope.Filter)
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", s.fmts.panes.format)...))
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", s.fmts.panes.String())...))
 	if err != nil {
 		if noServer(err) && scope == (PaneScope{}) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.parse(s.release(), rs[0].Lines)
+	ps, _ := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	return ps, nil
 }
 
 // Pane returns one pane, read fresh.
 func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.panes.format))
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.panes.String()))
 	if err != nil {
 		return Pane{}, err
 	}
 	// display-message prints empty fields for a pane that is gone.
-	ps, ok := s.fmts.panes.parse(s.release(), rs[0].Lines)
+	ps, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(ps) != 1 || ps[0].ID != id {
 		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", id)
 	}

@@ -129,7 +129,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 			return Session{}, err
 		}
 	}
-	args := []string{"-d", "-P", "-F", s.fmts.sessions.format}
+	args := []string{"-d", "-P", "-F", s.fmts.sessions.String()}
 	// tmux expands formats in both names.
 	if a.Name != "" {
 		args = append(args, "-s", formatLiteral(a.Name))
@@ -184,7 +184,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	if _, err := s.connect(ctx); err != nil {
 		return Session{}, err
 	}
-	rows, ok := s.fmts.sessions.parse(s.release(), []string{line})
+	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
 	if !ok || len(rows) != 1 {
 		return Session{}, errorf(CodeTmuxError, true, "cannot read new-session's answer %q", line)
 	}
@@ -353,11 +353,11 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	}
 	rs, err := s.change(ctx,
 		controlmode.NewCommand("rename-session", "-t", id).Text(formatLiteral(newName)),
-		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.format))
+		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.String()))
 	if err != nil {
 		return Session{}, err
 	}
-	rows, ok := s.fmts.sessions.parse(s.release(), rs[1].Lines)
+	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, rs[1].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Session{}, errorf(CodeNotFound, true, "can't find session: %s", id)
 	}

@@ -65,12 +65,12 @@ func isDigits(s string) bool {
 // display-message, which does not fail on a target it cannot find: it
 // prints empty fields for @999 and the current window for $1:999.
 func (s *Server) readWindow(target string) controlmode.Command {
-	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.format)
+	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.String())
 }
 
 // parseWindow reads readWindow's reply.
 func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
-	rows, ok := s.fmts.windows.parse(s.release(), r.Lines)
+	rows, ok := s.fmts.windows.Parse(s.release().decodeText, r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)
 	}
@@ -122,7 +122,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if err := s.checkName(ctx, "a window", a.Name); err != nil {
 		return Window{}, err
 	}
-	args := []string{"-P", "-F", s.fmts.windows.format, "-t", session}
+	args := []string{"-P", "-F", s.fmts.windows.String(), "-t", session}
 	if !a.Attach {
 		args = append(args, "-d")
 	}
@@ -165,7 +165,7 @@ type SplitArgs struct {
 // of the window ref names, and returns the new pane, in one round trip.
 // The new pane does not become active.
 func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a SplitArgs) (Pane, error) {
-	args := []string{"-d", "-P", "-F", s.fmts.panes.format}
+	args := []string{"-d", "-P", "-F", s.fmts.panes.String()}
 	switch a.Direction {
 	case "", "below":
 		args = append(args, "-v")
@@ -205,7 +205,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	if err != nil {
 		return Pane{}, err
 	}
-	rows, ok := s.fmts.panes.parse(s.release(), rs[0].Lines)
+	rows, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Pane{}, errorf(CodeTmuxError, true, "cannot read split-window's answer %q", rs[0].Lines)
 	}

@@ -592,9 +592,9 @@ func (s *Server) sync(ctx context.Context) error {
 
 // installSync parses the replies to listCommands into the model.
 func (s *Server) installSync(epoch uint64, gen string, rel release, rs []controlmode.Reply) {
-	sessions, _ := s.fmts.sessions.parse(rel, rs[0].Lines)
-	windows, _ := s.fmts.windows.parse(rel, rs[1].Lines)
-	panes, _ := s.fmts.panes.parse(rel, rs[2].Lines)
+	sessions, _ := s.fmts.sessions.Parse(rel.decodeText, rs[0].Lines)
+	windows, _ := s.fmts.windows.Parse(rel.decodeText, rs[1].Lines)
+	panes, _ := s.fmts.panes.Parse(rel.decodeText, rs[2].Lines)
 	for i := range sessions {
 		sessions[i].Generation = gen
 	}

@@ -353,9 +353,9 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		}
 		return strings.Split(out, "\n")
 	}
-	wantS, _ := f.sessions.parse(s.release(), read("list-sessions", "-F", f.sessions.format))
-	wantW, _ := f.windows.parse(s.release(), read("list-windows", "-a", "-F", f.windows.format))
-	wantP, _ := f.panes.parse(s.release(), read("list-panes", "-a", "-F", f.panes.format))
+	wantS, _ := f.sessions.Parse(s.release().decodeText, read("list-sessions", "-F", f.sessions.String()))
+	wantW, _ := f.windows.Parse(s.release().decodeText, read("list-windows", "-a", "-F", f.windows.String()))
+	wantP, _ := f.panes.Parse(s.release().decodeText, read("list-panes", "-a", "-F", f.panes.String()))
 	for i := range sessions {
 		sessions[i].Generation = ""
 	}
@@ -383,7 +383,7 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		if try == 2 {
 			t.Fatalf("after %d ops, Windows: %v\ngot  %+v\nwant %+v", ops, err, gotW, wantW)
 		}
-		wantW, _ = f.windows.parse(s.release(), read("list-windows", "-a", "-F", f.windows.format))
+		wantW, _ = f.windows.Parse(s.release().decodeText, read("list-windows", "-a", "-F", f.windows.String()))
 	}
 	for try := 1; ; try++ {
 		gotP, err := s.Panes(ctx, PaneScope{})
@@ -393,7 +393,7 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		if try == 2 {
 			t.Fatalf("after %d ops, Panes: %v\ngot  %+v\nwant %+v", ops, err, gotP, wantP)
 		}
-		wantP, _ = f.panes.parse(s.release(), read("list-panes", "-a", "-F", f.panes.format))
+		wantP, _ = f.panes.Parse(s.release().decodeText, read("list-panes", "-a", "-F", f.panes.String()))
 	}
 }
 
