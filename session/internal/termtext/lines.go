@@ -1,4 +1,4 @@
-package session
+package termtext
 
 import (
 	"bytes"
@@ -7,32 +7,36 @@ import (
 	"unicode/utf8"
 )
 
-// lineReader turns a pane's output bytes into the lines a person would
-// read, as a terminal draws them on one line: CR moves to the start of the
-// line and what follows overwrites, backspace and cursor movement move
-// along it, erase-in-line erases, other escape sequences are dropped, and
-// LF ends the line. It keeps its state between writes, so a sequence or a
-// character split across %output lines is read whole. It also notices the
-// alternate screen being switched on and off.
-type lineReader struct {
-	state  escState
-	params []byte // CSI parameters so far
-	cur    []rune // the line being written
-	col    int    // the cursor's index in cur
-	// width is the terminal's width, 0 if unknown. With it a line that
-	// wraps is one line of several rows, as tmux draws it: CR, erasing and
-	// column moves act on the cursor's row. Line editors that redraw a
-	// wrapped command line (zsh) need it.
-	width    int
+// Lines turns a pane's output bytes into the lines a person would read, as
+// a terminal draws them on one line: CR moves to the start of the line and
+// what follows overwrites, backspace and cursor movement move along it,
+// erase-in-line erases, other escape sequences are dropped, and LF ends the
+// line. It keeps its state between writes, so a sequence or a character
+// split across %output lines is read whole. It also notices the alternate
+// screen being switched on and off.
+//
+// A finished line holds no control characters but tab, and is valid UTF-8:
+// a byte that starts no character becomes U+FFFD. The zero value is ready
+// to use, for a terminal of unknown width.
+type Lines struct {
+	// Width is the terminal's width, 0 if unknown; set it before the first
+	// Write. With it a line that wraps is one line of several rows, as tmux
+	// draws it: CR, erasing and column moves act on the cursor's row. Line
+	// editors that redraw a wrapped command line (zsh) need it.
+	Width int
+
+	state    escState
+	params   []byte // CSI parameters so far
+	cur      []rune // the line being written
+	col      int    // the cursor's index in cur
 	rowStart int    // the index in cur where the cursor's row starts
 	partial  []byte // the start of a UTF-8 character split across writes
 	lines    []string
 	alt      bool // the alternate screen is on
-	altSeen  bool // the alternate screen was switched on at some point
 	// altOff is the index in the last write's bytes just after the last
 	// sequence that switched the alternate screen off, or -1.
 	altOff int
-	pos    int // the index of the byte being read in write
+	pos    int // the index of the byte being read in Write
 }
 
 type escState int
@@ -45,8 +49,8 @@ const (
 	stStringEsc          // ESC inside a string: ST is ESC \
 )
 
-// write consumes b.
-func (r *lineReader) write(b []byte) {
+// Write renders b. It always returns len(b) and a nil error.
+func (r *Lines) Write(b []byte) (int, error) {
 	r.altOff = -1
 	for i, c := range b {
 		r.pos = i
@@ -109,13 +113,14 @@ func (r *lineReader) write(b []byte) {
 			}
 		}
 	}
+	return len(b), nil
 }
 
 // put draws one character at the cursor.
-func (r *lineReader) put(c rune) {
-	if r.width > 0 && r.col-r.rowStart >= r.width {
+func (r *Lines) put(c rune) {
+	if r.Width > 0 && r.col-r.rowStart >= r.Width {
 		// Past the last column: the line wraps onto a new row.
-		r.rowStart += r.width * ((r.col - r.rowStart) / r.width)
+		r.rowStart += r.Width * ((r.col - r.rowStart) / r.Width)
 	}
 	for len(r.cur) < r.col {
 		r.cur = append(r.cur, ' ')
@@ -130,7 +135,7 @@ func (r *lineReader) put(c rune) {
 
 // csi acts on the control sequences that change the text of the line, and
 // on the alternate screen.
-func (r *lineReader) csi(final byte) {
+func (r *Lines) csi(final byte) {
 	n, err := strconv.Atoi(string(r.params))
 	if err != nil {
 		n = 0
@@ -138,8 +143,8 @@ func (r *lineReader) csi(final byte) {
 	switch final {
 	case 'K': // erase in line: in the cursor's row
 		from, to := r.col, len(r.cur) // 0: to the end of the row
-		if r.width > 0 {
-			to = min(to, r.rowStart+r.width)
+		if r.Width > 0 {
+			to = min(to, r.rowStart+r.Width)
 		}
 		switch n {
 		case 1:
@@ -161,8 +166,8 @@ func (r *lineReader) csi(final byte) {
 		return
 	case 'C': // cursor forward
 		r.col += max(n, 1)
-		if r.width > 0 {
-			r.col = min(r.col, r.rowStart+r.width-1)
+		if r.Width > 0 {
+			r.col = min(r.col, r.rowStart+r.Width-1)
 		}
 		return
 	case 'D': // cursor back
@@ -178,7 +183,6 @@ func (r *lineReader) csi(final byte) {
 	for _, p := range strings.Split(string(r.params[1:]), ";") {
 		if p == "1049" || p == "1047" || p == "47" {
 			r.alt = final == 'h'
-			r.altSeen = r.altSeen || r.alt
 			if !r.alt {
 				r.altOff = r.pos + 1
 			}
@@ -186,12 +190,38 @@ func (r *lineReader) csi(final byte) {
 	}
 }
 
-// take returns the lines completed since the last take.
-func (r *lineReader) take() []string {
+// Take returns the lines finished since the last Take, oldest first.
+func (r *Lines) Take() []string {
 	l := r.lines
 	r.lines = nil
 	return l
 }
 
-// line returns the line being written.
-func (r *lineReader) line() string { return string(r.cur) }
+// Line returns the line being written: what follows the last LF.
+func (r *Lines) Line() string { return string(r.cur) }
+
+// Cursor returns the cursor's position in the line being written, in
+// characters from its start (every row of a wrapped line counts). It may
+// be past the line's end.
+func (r *Lines) Cursor() int { return r.col }
+
+// BeforeCursor returns the text of the line being written before the
+// cursor.
+func (r *Lines) BeforeCursor() string { return string(r.cur[:min(r.col, len(r.cur))]) }
+
+// Blank replaces every character of the line being written with a space
+// and leaves the cursor where it is: the line's width stays, its text goes.
+func (r *Lines) Blank() {
+	for i := range r.cur {
+		r.cur[i] = ' '
+	}
+}
+
+// AltScreen reports whether the alternate screen is on: a full-screen
+// program draws there, and its output is no line a person reads.
+func (r *Lines) AltScreen() bool { return r.alt }
+
+// AltScreenExit returns the index in the bytes of the last Write just past
+// the last sequence in them that switched the alternate screen off, or -1
+// if none did. What follows it is drawn on the normal screen again.
+func (r *Lines) AltScreenExit() int { return r.altOff }
