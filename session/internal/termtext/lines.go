@@ -16,8 +16,9 @@ import (
 // screen being switched on and off.
 //
 // A finished line holds no control characters but tab, and is valid UTF-8:
-// a byte that starts no character becomes U+FFFD. The zero value is ready
-// to use, for a terminal of unknown width.
+// invalid bytes become U+FFFD. A cursor move stops at the widest column a
+// tmux pane has, so a line grows no faster than the bytes written. The
+// zero value is ready to use, for a terminal of unknown width.
 type Lines struct {
 	// Width is the terminal's width, 0 if unknown; set it before the first
 	// Write. With it a line that wraps is one line of several rows, as tmux
@@ -38,6 +39,12 @@ type Lines struct {
 	altOff int
 	pos    int // the index of the byte being read in Write
 }
+
+// maxColumn bounds how far right of its row's start a cursor move takes
+// the cursor: tmux makes no pane wider (WINDOW_MAXIMUM), so only output no
+// terminal could draw goes further. Unbounded, a few bytes could make a
+// line of any length, or overflow the cursor's index.
+const maxColumn = 10000
 
 type escState int
 
@@ -165,7 +172,8 @@ func (r *Lines) csi(final byte) {
 		}
 		return
 	case 'C': // cursor forward
-		r.col += max(n, 1)
+		to := r.col + min(max(n, 1), maxColumn)
+		r.col = max(r.col, min(to, r.rowStart+maxColumn-1))
 		if r.Width > 0 {
 			r.col = min(r.col, r.rowStart+r.Width-1)
 		}
@@ -174,7 +182,7 @@ func (r *Lines) csi(final byte) {
 		r.col = max(r.col-max(n, 1), r.rowStart)
 		return
 	case 'G': // cursor to column
-		r.col = r.rowStart + max(n-1, 0)
+		r.col = r.rowStart + min(max(n-1, 0), maxColumn-1)
 		return
 	}
 	if final != 'h' && final != 'l' || !bytes.HasPrefix(r.params, []byte("?")) {

@@ -3,6 +3,7 @@ package termtext_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -137,6 +138,36 @@ func TestLinesWraps(t *testing.T) {
 	}
 }
 
+// TestLinesBoundsCursorMoves: a cursor move with a huge count neither
+// overflows the cursor nor draws a line longer than the widest pane.
+func TestLinesBoundsCursorMoves(t *testing.T) {
+	const widest = 10000 // tmux's WINDOW_MAXIMUM
+	tests := []struct {
+		name  string
+		width int
+		in    string
+		want  int // the line's length in characters
+	}{
+		{"forward past the widest column", 0, "a\x1b[9223372036854775807Cb\n", widest},
+		{"forward at most to the widest column", 0, "a\x1b[20000Cb\n", widest},
+		{"to a column past the widest", 0, "a\x1b[9223372036854775807Gb\n", widest},
+		{"to a column on a wrapped row", 10, "0123456789ab\x1b[9223372036854775807Gb\n", 10 + widest},
+		{"forward again from past the widest column", 0, strings.Repeat("\x1b[9999Cx", 100) + "\n", widest + 99},
+		{"forward within a long line", 0, strings.Repeat("x", 2*widest) + "\r\x1b[5Cy\n", 2 * widest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := render(t, tt.width, []string{tt.in}).Take()
+			if len(lines) != 1 {
+				t.Fatalf("got %d lines, want 1", len(lines))
+			}
+			if n := utf8.RuneCountInString(lines[0]); n != tt.want {
+				t.Errorf("got a line of %d characters, want %d", n, tt.want)
+			}
+		})
+	}
+}
+
 func TestLinesTake(t *testing.T) {
 	var r termtext.Lines
 	r.Write([]byte("a\nb\nc"))
@@ -238,6 +269,7 @@ func FuzzLines(f *testing.F) {
 	f.Add([]byte("caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80\xff\n"), uint(4), uint8(0))
 	f.Add([]byte("$ 0123456789abc\r\x1b[K8\r\x1b[3D\x1b[1K\x1b[5C\x1b[2Gx\n"), uint(9), uint8(10))
 	f.Add([]byte("\x1b[?1049hvim\x1b[?1049l$ \x1bPq\x1b\\\x1b_a\x07"), uint(12), uint8(20))
+	f.Add([]byte("a\x1b[9223372036854775807Cb\x1b[99999Gc"), uint(3), uint8(7))
 	f.Fuzz(func(t *testing.T, b []byte, split uint, width uint8) {
 		w := int(width)
 		whole := termtext.Lines{Width: w}
