@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
 // cursorPrefix starts every capture_since cursor; the version lets the
@@ -97,12 +98,12 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 			// unfinished, is shown and read again next time.
 			end := bytes.LastIndexByte(r.Data, '\n') + 1
 			width := s.paneWidth(pane)
-			text := lineReader{width: width}
-			text.write(r.Data[:end])
-			lines, next = text.take(), offset+int64(end)
-			rest := lineReader{width: width}
-			rest.write(r.Data[end:])
-			if l := rest.line(); strings.TrimSpace(l) != "" {
+			text := termtext.Lines{Width: width}
+			text.Write(r.Data[:end])
+			lines, next = text.Take(), offset+int64(end)
+			rest := termtext.Lines{Width: width}
+			rest.Write(r.Data[end:])
+			if l := rest.Line(); strings.TrimSpace(l) != "" {
 				lines = append(lines, l)
 				res.LastLineUnfinished = true
 			}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
 // What a wait needs to know of the input this process sends to panes: where
@@ -262,7 +263,7 @@ func lastEcho(rows []string, typed []string) int {
 // outputText is a pane's output as lines a person reads, with the echo of
 // typed input taken out.
 type outputText struct {
-	text lineReader
+	text termtext.Lines
 	echo *echoFilter // nil: nothing to take out
 }
 
@@ -270,23 +271,21 @@ type outputText struct {
 // input, leaves it, with that text blanked: it is not output after the
 // input, but the column the echo starts at tells where the line wraps.
 func (o *outputText) prime(b []byte) {
-	o.text.write(b)
-	o.text.take()
-	for i := range o.text.cur {
-		o.text.cur[i] = ' '
-	}
+	o.text.Write(b)
+	o.text.Take()
+	o.text.Blank()
 }
 
 // write consumes b and returns the completed lines that are not echo, and
 // the line still being written ("" when it is empty or may be echo).
 func (o *outputText) write(b []byte) (lines []string, partial string) {
-	o.text.write(b)
-	for _, l := range o.text.take() {
+	o.text.Write(b)
+	for _, l := range o.text.Take() {
 		if !o.echo.line(l) {
 			lines = append(lines, l)
 		}
 	}
-	if p := o.text.line(); !o.echo.partial(p) {
+	if p := o.text.Line(); !o.echo.partial(p) {
 		partial = p
 	}
 	return lines, partial

@@ -112,18 +112,6 @@ func TestOutputTextLeavesEchoOut(t *testing.T) {
 	}
 }
 
-func TestLineReaderAltOff(t *testing.T) {
-	var r lineReader
-	r.write([]byte("\x1b[?1049hpage\x1b[?1049l$ "))
-	if r.alt || r.altOff != len("\x1b[?1049hpage\x1b[?1049l") {
-		t.Fatalf("got alt %v, altOff %d", r.alt, r.altOff)
-	}
-	r.write([]byte("x"))
-	if r.altOff != -1 {
-		t.Fatalf("altOff %d after a write without the switch, want -1", r.altOff)
-	}
-}
-
 func TestMayWrap(t *testing.T) {
 	for _, c := range []struct {
 		text  string

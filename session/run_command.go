@@ -13,6 +13,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
 // RunArgs are the arguments of [Server.RunCommand].
@@ -136,10 +137,10 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 
 	res := RunResult{PaneID: pane}
 	out := &outputLines{max: a.MaxLines}
-	var text lineReader
+	var text termtext.Lines
 	scan := markerScan{m: newRunMarkers(tag)}
 	finish := func() RunResult {
-		if l := text.line(); l != "" {
+		if l := text.Line(); l != "" {
 			out.add(l)
 		}
 		res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
@@ -183,8 +184,8 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		if !ok {
 			return RunResult{}, errorf(CodeTmuxError, true, "cannot read the exit status the shell in pane %s printed", pane)
 		}
-		text.write(data)
-		for _, l := range text.take() {
+		text.Write(data)
+		for _, l := range text.Take() {
 			out.add(l)
 		}
 		if scan.done {
@@ -226,11 +227,11 @@ const promptGrace = time.Second
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
 func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor int64, after []byte) (string, bool) {
-	var text lineReader
-	text.write(after)
+	var text termtext.Lines
+	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, promptGrace)
 	defer cancel()
-	for text.col == 0 {
+	for text.Cursor() == 0 {
 		if st.Wait(pctx, cursor) != nil {
 			return "", false
 		}
@@ -239,9 +240,9 @@ func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor 
 		if r.Gone || r.ConnLost {
 			return "", false
 		}
-		text.write(r.Data)
+		text.Write(r.Data)
 	}
-	return string(text.cur[:min(text.col, len(text.cur))]), true
+	return text.BeforeCursor(), true
 }
 
 // prompts holds, per server and pane, the prompt RunCommand last saw the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
 // Wait outcomes, as libtmux-mcp names them.
@@ -230,7 +231,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	cursor, _ := st.Position()
 	w := &waiter{pats: pats, stops: stops, res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}
 	width := s.paneWidth(pane)
-	w.out.text.width = width
+	w.out.text.Width = width
 	done := func(outcome string) (WaitResult, error) {
 		w.res.Outcome, w.res.Elapsed = outcome, time.Since(start)
 		if w.out.echo != nil {
@@ -365,7 +366,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			// in for what was lost.
 			lines = append(r.Snapshot, lines...)
 		}
-		if w.out.text.alt && !screen {
+		if w.out.text.AltScreen() && !screen {
 			screen, w.res.AlternateScreen = true, true
 			lastRead = time.Time{}
 		}
@@ -378,12 +379,12 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				return WaitResult{}, err
 			}
 			lastRead = time.Now()
-			if !e.alternate && !w.out.text.alt {
+			if !e.alternate && !w.out.text.AltScreen() {
 				// The program left the full-screen mode: back to lines,
 				// from where it did.
 				screen = false
-				off := w.out.text.altOff
-				w.out = outputText{text: lineReader{width: width}}
+				off := w.out.text.AltScreenExit()
+				w.out = outputText{text: termtext.Lines{Width: width}}
 				if off < 0 {
 					continue
 				}
