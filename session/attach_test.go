@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 )
 
 // TestAttachesWaitForOwnCommands attaches and closes control clients while
@@ -89,20 +90,21 @@ func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, 
 	}
 }
 
-// TestGateGivesUpOnAStuckHolder holds the gate's locks from outside, as a
+// TestGateGivesUpOnAStuckHolder holds the gate alone from outside, as a
 // process stuck in an attach would, and checks that a command still runs
-// once gateWait has passed, instead of hanging.
+// once the gate's wait has passed, instead of hanging.
 func TestGateGivesUpOnAStuckHolder(t *testing.T) {
+	shortGateWait(t, 50*time.Millisecond)
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
 	fx.NewSession(t, "a", "cat")
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Dir(s.sock.File())
-	holdFlock(t, dir)
-	holdFlock(t, filepath.Join(dir, turnstileName))
-	shortGateWait(t, 50*time.Millisecond)
+	stuck := crashgate.New(filepath.Dir(s.sock.File()), nil)
+	defer stuck.Close()
+	stuck.Lock()
+	defer stuck.Unlock()
 
 	start := time.Now()
 	if _, err := s.exec(ctx, controlmode.NewCommand("set-option", "-g", "@gate", "1")); err != nil {
@@ -111,6 +113,14 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 	if waited := time.Since(start); waited < 2*gateWait {
 		t.Errorf("the command ran after %v, while the turnstile and the directory were locked: the gate does not look at both", waited)
 	}
+}
+
+// shortGateWait sets gateWait to d until the test ends; it reaches the
+// Servers made after it.
+func shortGateWait(t *testing.T, d time.Duration) {
+	old := gateWait
+	gateWait = d
+	t.Cleanup(func() { gateWait = old })
 }
 
 // TestReadsPassAnAttach holds the gate as an attach does: a read goes
@@ -123,11 +133,11 @@ func TestReadsPassAnAttach(t *testing.T) {
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.gate.lock()
+	s.gate.Lock()
 	locked := true
 	defer func() {
 		if locked {
-			s.gate.unlock()
+			s.gate.Unlock()
 		}
 	}()
 	read := make(chan error, 1)
@@ -153,7 +163,7 @@ func TestReadsPassAnAttach(t *testing.T) {
 		t.Fatalf("rename-session ran during an attach (err %v)", err)
 	case <-time.After(200 * time.Millisecond): // an observation window, not a synchronisation
 	}
-	s.gate.unlock()
+	s.gate.Unlock()
 	locked = false
 	if err := <-wrote; err != nil {
 		t.Fatal(err)

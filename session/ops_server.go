@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -253,7 +254,7 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 	}
 	// Not connected to it: ask once, without attaching. list-sessions
 	// never starts a server.
-	probe := &Server{opts: &m.opts, sock: sock}
+	probe := &Server{opts: &m.opts, sock: sock, gate: crashgate.New("", nil)} // list-sessions takes no hold
 	out, err := probe.oneShot(ctx, "-N", "list-sessions", "-F", "#{version}")
 	if err != nil {
 		if noServerMessage(err) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,12 +15,17 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"golang.org/x/sync/singleflight"
 )
 
 // connectTimeout bounds one attempt to start the control client.
 const connectTimeout = 10 * time.Second
+
+// gateWait bounds the gate's wait for another process's hold; zero is
+// crashgate's default. Tests shorten it.
+var gateWait time.Duration
 
 // reconnectDelays are the pauses between attempts to reconnect after the
 // control client ended by itself; after the last, the next call retries.
@@ -45,7 +51,13 @@ type Server struct {
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
 
-	gate crashGate // what tmux cannot take in one turn of its loop: see crashGate
+	// gate keeps apart what crashes tmux when it meets in one turn of its
+	// loop: a client of ours still attaching and any notification, a
+	// killed session and a notification queued about it (docs/internals.md).
+	// Attaches and commands that can end a session hold it alone; other
+	// commands that can change tmux, and client closes, share it; reads
+	// queue no notification and pass.
+	gate *crashgate.Gate
 
 	mu       sync.Mutex // guards the fields below
 	conn     *controlmode.Conn
@@ -60,13 +72,17 @@ type Server struct {
 }
 
 func newServer(opts *Options, sock Socket) *Server {
+	var gateDir string // remotely the socket's directory is not ours to lock: the gate holds this process only
+	if opts.Host == nil || !opts.Host.remote() {
+		gateDir = filepath.Dir(sock.File())
+	}
 	s := &Server{
 		opts: opts,
 		sock: sock,
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
 		stop: make(chan struct{}),
-		gate: crashGate{sock: sock, remote: opts.Host != nil && opts.Host.remote()},
+		gate: crashgate.New(gateDir, &crashgate.Options{Wait: gateWait}),
 	}
 	s.model.reset()
 	s.wg.Add(1)
@@ -100,11 +116,11 @@ func (s *Server) Close() error {
 		s.closeClient(c)
 	}
 	s.wg.Wait()
-	s.gate.close()
+	s.gate.Close()
 	return nil
 }
 
-// send runs cmds on c, through the gate (see crashGate), and records what
+// send runs cmds on c, through the gate (see Server.gate), and records what
 // they did for WatchEffects. Every command this Server sends goes through
 // it.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
@@ -144,11 +160,11 @@ func holdFor(name string) gateHold {
 func (s *Server) enter(h gateHold) (leave func()) {
 	switch h {
 	case loneHold:
-		s.gate.lock()
-		return s.gate.unlock
+		s.gate.Lock()
+		return s.gate.Unlock
 	case sharedHold:
-		s.gate.rlock()
-		return s.gate.runlock
+		s.gate.RLock()
+		return s.gate.RUnlock
 	}
 	return func() {}
 }
@@ -165,8 +181,8 @@ var destroysSessions = map[string]bool{
 // closeClient detaches c when no client of ours is attaching: tmux tells
 // every control client that one detached (see startClient).
 func (s *Server) closeClient(c *controlmode.Conn) {
-	s.gate.rlock()
-	defer s.gate.runlock()
+	s.gate.RLock()
+	defer s.gate.RUnlock()
 	s.closeConn(c)
 }
 
@@ -359,23 +375,13 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	}
 	src := s.srcSeq.Add(1)
 	ref := &clientRef{}
-	// tmux marks a client as a control client with the first message of
-	// its identify sequence, but makes the state that writing to it needs
-	// only at the last, and the sequence takes several turns of the
-	// server's loop (each passed descriptor ends a read). A notification
-	// written to every control client in between (%sessions-changed,
-	// %client-detached, %pane-mode-changed, ...) dereferences NULL: the
-	// server dies, and every session with it. Measured on 3.3a: a client
-	// of ours creating and killing sessions while another attached crashed
-	// 20 servers of 20, at the first or second attach. So nothing of ours,
-	// in this process or another, runs while one of ours attaches (see
-	// crashGate); other clients cannot be held.
+	// Attaching holds the gate alone: see Server.gate.
 	argv, err := s.controlArgv(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	s.gate.lock()
-	defer s.gate.unlock()
+	s.gate.Lock()
+	defer s.gate.Unlock()
 	c, err := controlmode.Start(ctx, &controlmode.Options{
 		Argv:           argv,
 		Tmux:           s.opts.Tmux,
