@@ -414,16 +414,14 @@ func TestSSHProbeServers(t *testing.T) {
 }
 
 // TestSSHStartDirectory: a start directory names a directory on the remote
-// host, "~" its user's home, and one missing there is refused.
+// host, "~" its user's home there, and one missing there is refused.
 func TestSSHStartDirectory(t *testing.T) {
 	e := newSSHEnv(t, -1)
 	ctx := testCtx(t)
-	home, err := os.UserHomeDir() // the remote user is this one
-	if err != nil {
-		t.Skip(err)
-	}
 	abs := t.TempDir()
-	for _, tt := range []struct{ dir, want string }{{"~", home}, {abs, abs}} {
+	// The remote sessions' home is sshd's, not this process's: "~" is
+	// expanded there.
+	for _, tt := range []struct{ dir, want string }{{"~", e.sshd.Home}, {abs, abs}} {
 		sess, err := e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: tt.dir}})
 		if err != nil {
 			t.Fatal(err)
@@ -442,7 +440,7 @@ func TestSSHStartDirectory(t *testing.T) {
 			t.Errorf("start_directory %q: pane starts in %q, want %q", tt.dir, got, want)
 		}
 	}
-	_, err = e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: filepath.Join(abs, "missing")}})
+	_, err := e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: filepath.Join(abs, "missing")}})
 	var se *Error
 	if !errors.As(err, &se) || se.Code != CodeInvalidArguments || se.Written {
 		t.Fatalf("a missing start directory: got %v, want invalid_arguments with no effects", err)
