@@ -375,7 +375,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	}
 	s.gate.lock()
 	defer s.gate.unlock()
-	c, err := controlmode.Start(ctx, &controlmode.Options{
+	c, err := s.openClient(ctx, &controlmode.Options{
 		Argv:           argv,
 		Tmux:           s.opts.Tmux,
 		Socket:         s.sock.Name,
