@@ -18,7 +18,7 @@ import (
 	"github.com/creack/pty"
 )
 
-// Options configure [Start]. The zero value attaches to the most recently
+// Options configure [Start] and [Open]. The zero value attaches to the most recently
 // used session of the default tmux server, with the "tmux" found on PATH.
 type Options struct {
 	// Tmux is the tmux binary. Empty means "tmux" looked up on PATH.
@@ -160,6 +160,29 @@ func Start(ctx context.Context, opts *Options) (*Conn, error) {
 	if err := c.spawn(); err != nil {
 		return nil, err
 	}
+	return c.attach(ctx)
+}
+
+// Open is like [Start] for a control client that something else runs: r
+// is the client's output and w its input, such as the two ends of a
+// transport of the caller's or a test's scripted tmux. Open waits, as
+// Start does, until the client is attached to a session. The options
+// that say how to run tmux (Tmux, Socket, SocketPath, Command, Argv, Env,
+// NoStartServer, Pipes) are ignored.
+//
+// The Conn owns r and w: it closes both when it ends, so the peer sees the
+// end of its input, and Close closes them if the peer has not left within
+// Close's bound after the detach line. With no process, [Conn.Pid] is 0
+// and nothing is killed: ending the stream is all the Conn can do.
+func Open(ctx context.Context, r io.ReadCloser, w io.WriteCloser, opts *Options) (*Conn, error) {
+	c := newConn(opts)
+	c.r, c.w = r, w
+	return c.attach(ctx)
+}
+
+// attach runs the reader and writer on c.r and c.w and waits for the
+// client to attach.
+func (c *Conn) attach(ctx context.Context) (*Conn, error) {
 	c.run()
 	select {
 	case <-c.started:
@@ -420,7 +443,8 @@ func (c *Conn) Err() error {
 	}
 }
 
-// Pid returns the process id of the tmux client.
+// Pid returns the process id of the tmux client, or 0 for a Conn made by
+// [Open], which has no process of its own.
 func (c *Conn) Pid() int {
 	if c.proc == nil {
 		return 0

@@ -1,8 +1,9 @@
 // Package controlmode speaks tmux's control-mode protocol over one persistent
 // `tmux -C` client whose terminal is a pseudo-terminal.
 //
-// A [Conn] starts the client, reads its output on one goroutine and writes
-// commands on another. Any number of goroutines may call [Conn.Exec] at once:
+// A [Conn] starts the client ([Start]), or takes the input and output of a
+// client that something else runs ([Open]); it reads the client's output on
+// one goroutine and writes commands on another. Any number of goroutines may call [Conn.Exec] at once:
 // their command lines are written without waiting for earlier replies
 // (pipelined) and replies are matched to callers in send order by their
 // %begin/%end guards. Notifications (%output, %window-add, %sessions-changed,

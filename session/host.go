@@ -105,7 +105,7 @@ func blocking(args []string) bool {
 // this machine, that tmux can be run and a server listens on the socket.
 // On another host, starting the client is the check.
 func (s *Server) preflight() error {
-	if s.host().remote() {
+	if s.host().remote() || s.opts.startConn != nil {
 		return nil
 	}
 	if _, err := exec.LookPath(s.opts.Tmux); err != nil {
@@ -115,6 +115,15 @@ func (s *Server) preflight() error {
 		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	}
 	return nil
+}
+
+// openClient starts a control client with o: controlmode.Start, or the
+// client a test supplies in place of tmux (see Options.startConn).
+func (s *Server) openClient(ctx context.Context, o *controlmode.Options) (*controlmode.Conn, error) {
+	if s.opts.startConn != nil {
+		return s.opts.startConn(ctx, o)
+	}
+	return controlmode.Start(ctx, o)
 }
 
 // hostFailure is the error for a one-shot that failed on the way to the

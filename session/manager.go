@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // Options configure a [Manager]. The zero value uses the "tmux" on PATH and
@@ -38,6 +41,12 @@ type Options struct {
 	// sockets name things there. Nil means this machine; see [NewSSH].
 	// The caller closes it after the Manager.
 	Host Host
+
+	// startConn, when set, starts every control client in place of
+	// controlmode.Start, and the preflight checks nothing of this machine:
+	// starting the client is the check, as on another host. Only this
+	// package's tests set it, to run a Server on a fake tmux.
+	startConn func(ctx context.Context, o *controlmode.Options) (*controlmode.Conn, error)
 }
 
 // DefaultReplyDeadline is the default [Options.ReplyDeadline]: about a

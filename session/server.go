@@ -382,7 +382,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 	}
 	s.gate.Lock()
 	defer s.gate.Unlock()
-	c, err := controlmode.Start(ctx, &controlmode.Options{
+	c, err := s.openClient(ctx, &controlmode.Options{
 		Argv:           argv,
 		Tmux:           s.opts.Tmux,
 		Socket:         s.sock.Name,
