@@ -90,7 +90,7 @@ func (e *ToolError) WithSuggestion(s string) *ToolError {
 // A *session.Error gets its code from its Kind (sessionCode) and its message
 // in the tools' words (sessionMessage). The behaviour interfaces below let
 // other errors say how they map onto the envelope without importing this
-// package; the session error has all but ToolCode. classify finds them with
+// package; a session error has Effects and Retryable. classify finds them with
 // errors.As, so they work through %w wrapping. Each is optional:
 //
 //   - ToolCode decides the code. Without it (or a session Kind) an error is
