@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
 // The error codes of the envelope (CONTRACT §3). A failed call carries exactly one.
@@ -85,13 +87,15 @@ func (e *ToolError) WithSuggestion(s string) *ToolError {
 	return &c
 }
 
-// The behaviour interfaces below let errors from other packages (the session
-// layer, the control-mode engine) say how they map onto the envelope without
-// importing this package. classify finds them with errors.As, so they work
-// through %w wrapping. Each is optional:
+// A *session.Error gets its code from its Kind (sessionCode) and its message
+// in the tools' words (sessionMessage). The behaviour interfaces below let
+// other errors say how they map onto the envelope without importing this
+// package; a session error has Effects and Retryable. classify finds them with
+// errors.As, so they work through %w wrapping. Each is optional:
 //
-//   - ToolCode decides the code. Without it an error is internal, unless it is
-//     context.Canceled (cancelled) or context.DeadlineExceeded (deadline).
+//   - ToolCode decides the code. Without it (or a session Kind) an error is
+//     internal, unless it is context.Canceled (cancelled) or
+//     context.DeadlineExceeded (deadline).
 //   - Effects reports EffectsNone when the error happened before the call
 //     wrote anything to tmux. Without it, effects are "possible". A tool
 //     call then settles effects from what the session layer saw the whole
@@ -123,8 +127,8 @@ type (
 )
 
 // classify maps any error onto the envelope. A *ToolError anywhere in the
-// chain wins; then the behaviour interfaces; then context errors; anything
-// else is internal with effects possible.
+// chain wins; then a *session.Error's kind; then the behaviour interfaces;
+// then context errors; anything else is internal with effects possible.
 func classify(err error) *ToolError {
 	if err == nil {
 		return nil
@@ -147,8 +151,12 @@ func classify(err error) *ToolError {
 	}
 
 	out := &ToolError{Code: CodeInternal, Effects: EffectsPossible, Message: err.Error()}
+	var sess *session.Error
 	var coded CodedError
 	switch {
+	case errors.As(err, &sess) && sessionCode(sess.Kind) != CodeInternal:
+		out.Code = sessionCode(sess.Kind)
+		out.Message = sessionMessage(err, sess)
 	case errors.As(err, &coded) && coded.ToolCode() != "":
 		out.Code = coded.ToolCode()
 	case errors.Is(err, context.Canceled):
@@ -176,6 +184,59 @@ func classify(err error) *ToolError {
 	}
 	out.Message = capMessage(out.Message)
 	return out
+}
+
+// sessionCode is the contract's code for a kind of session failure. It is
+// the one place where session's kinds meet the contract's codes; a kind it
+// does not know is a bug, so internal.
+func sessionCode(k session.Kind) string {
+	switch k {
+	case session.KindInvalid:
+		return CodeInvalidArguments
+	case session.KindNoTarget:
+		return CodeTargetRequired
+	case session.KindNotFound:
+		return CodeNotFound
+	case session.KindNotOwned:
+		return CodeOwnershipRequired
+	case session.KindOwnedLimit:
+		return CodeOwnedLimit
+	case session.KindRefused:
+		return CodeTmuxError
+	case session.KindNoServer:
+		return CodeServerUnavailable
+	case session.KindConnLost:
+		return CodeConnectionLost
+	case session.KindDeadline:
+		return CodeDeadline
+	case session.KindCancelled:
+		return CodeCancelled
+	}
+	return CodeInternal
+}
+
+// remedyWords names the tools, arguments and flags that carry out a
+// session.Remedy, so an agent can act on the message as it reads.
+var remedyWords = map[session.Remedy]string{
+	session.RemedyPane:            "name a pane_id, window_id, session_id or session_name",
+	session.RemedyWindow:          "name a window_id, or a session_name or session_id",
+	session.RemedySession:         "name a session_name or session_id",
+	session.RemedyRespawn:         "respawn_pane",
+	session.RemedyLeaveMode:       "exit_copy_mode",
+	session.RemedyInterrupt:       `send_keys keys="C-c" enter=false`,
+	session.RemedyWaitOrInterrupt: `wait_for_text, or send_keys keys="C-c" enter=false`,
+	session.RemedyLookOrInterrupt: `capture_pane, or send_keys keys="C-c" enter=false`,
+	session.RemedyPaste:           "paste_text into cat > file",
+	session.RemedyTmuxPath:        "set LIBTMUX_TMUX_BIN or --tmux",
+}
+
+// sessionMessage is err's message with se's remedy, if any, named in the
+// tools' words after it. err is the whole chain, whose wrapping adds context.
+func sessionMessage(err error, se *session.Error) string {
+	if w := remedyWords[se.Remedy]; w != "" {
+		return err.Error() + " (" + w + ")"
+	}
+	return err.Error()
 }
 
 func defaultRetryable(code, effects string) bool {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
 type busyErr struct{}
@@ -97,5 +99,84 @@ func TestErrorResultShape(t *testing.T) {
 	}
 	if got := textOf(res); got != want+"\nuse kill_session" {
 		t.Errorf("text %q", got)
+	}
+}
+
+// TestSessionCodes checks that every kind of session failure maps to a code
+// of the contract, and to the code it had when session spoke in codes.
+func TestSessionCodes(t *testing.T) {
+	was := map[session.Kind]string{
+		session.KindInvalid:    "invalid_arguments",
+		session.KindNoTarget:   "target_required",
+		session.KindNotFound:   "not_found",
+		session.KindNotOwned:   "ownership_required",
+		session.KindOwnedLimit: "owned_limit",
+		session.KindRefused:    "tmux_error",
+		session.KindNoServer:   "server_unavailable",
+		session.KindConnLost:   "connection_lost",
+		session.KindDeadline:   "deadline",
+		session.KindCancelled:  "cancelled",
+	}
+	named := 0
+	for k := session.Kind(0); k < 100; k++ {
+		code := sessionCode(k)
+		if strings.HasPrefix(k.String(), "Kind(") {
+			if code != CodeInternal {
+				t.Errorf("unknown kind %d: got %q, want %q", int(k), code, CodeInternal)
+			}
+			continue
+		}
+		named++
+		if !contractCodes[code] {
+			t.Errorf("kind %v: got %q, not a code of the contract", k, code)
+		}
+		if code != was[k] {
+			t.Errorf("kind %v: got %q, want %q", k, code, was[k])
+		}
+	}
+	if named != len(was) {
+		t.Errorf("session has %d kinds, this test knows %d: add the new ones", named, len(was))
+	}
+}
+
+// TestClassifySessionError checks the envelope a session error becomes:
+// its kind's code, its effects and retryability, and its remedy in the
+// tools' words after the message.
+func TestClassifySessionError(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want ToolError
+	}{
+		{"no target names the arguments",
+			fmt.Errorf("send: %w", &session.Error{Kind: session.KindNoTarget, Msg: "no target given: a pane, window or session is needed", Remedy: session.RemedyPane}),
+			ToolError{Code: CodeTargetRequired, Message: "send: no target given: a pane, window or session is needed (name a pane_id, window_id, session_id or session_name)",
+				Effects: EffectsNone, Suggestion: defaultSuggestion(CodeTargetRequired)}},
+		{"refusal names the tool",
+			&session.Error{Kind: session.KindRefused, Msg: "pane %1 is dead; respawn it first", Remedy: session.RemedyRespawn},
+			ToolError{Code: CodeTmuxError, Message: "pane %1 is dead; respawn it first (respawn_pane)", Effects: EffectsNone}},
+		{"no server before writing is retryable",
+			&session.Error{Kind: session.KindNoServer, Msg: `cannot run the tmux binary "nope": not found`, Remedy: session.RemedyTmuxPath},
+			ToolError{Code: CodeServerUnavailable, Message: `cannot run the tmux binary "nope": not found (set LIBTMUX_TMUX_BIN or --tmux)`,
+				Effects: EffectsNone, Retryable: true, Suggestion: defaultSuggestion(CodeServerUnavailable)}},
+		{"connection lost after writing is not",
+			&session.Error{Kind: session.KindConnLost, Msg: "ended", Written: true},
+			ToolError{Code: CodeConnectionLost, Message: "ended", Effects: EffectsPossible, Suggestion: defaultSuggestion(CodeConnectionLost)}},
+		{"no kind is internal",
+			&session.Error{Msg: "odd"},
+			ToolError{Code: CodeInternal, Message: "odd", Effects: EffectsNone}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := classify(tc.err); *got != tc.want {
+				t.Errorf("got %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+	for _, r := range []session.Remedy{session.RemedyPane, session.RemedyWindow, session.RemedySession, session.RemedyRespawn,
+		session.RemedyLeaveMode, session.RemedyInterrupt, session.RemedyWaitOrInterrupt, session.RemedyLookOrInterrupt,
+		session.RemedyPaste, session.RemedyTmuxPath} {
+		if remedyWords[r] == "" {
+			t.Errorf("remedy %d has no words", int(r))
+		}
 	}
 }

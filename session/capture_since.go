@@ -69,7 +69,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 			return SinceResult{}, err
 		}
 		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
-			return SinceResult{}, errorf(CodeInvalidArguments, false, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
+			return SinceResult{}, errorf(KindInvalid, false, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
 		}
 	} else {
 		var err error
@@ -130,14 +130,14 @@ func parseCursor(c string) (pane, gen string, offset int64, err error) {
 	// The generation holds one ':' ("pid:start_time").
 	f := strings.Split(rest, ":")
 	if !ok || len(f) < 4 || len(f) > 5 || !strings.HasPrefix(f[2], "%") {
-		return "", "", 0, errorf(CodeInvalidArguments, false, "not a capture_since cursor: %q", c)
+		return "", "", 0, errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
 	}
 	if len(f) != 5 || f[4] != cursorIssuer {
-		return "", "", 0, errorf(CodeInvalidArguments, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+		return "", "", 0, errorf(KindInvalid, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
 	}
 	offset, perr := strconv.ParseInt(f[3], 10, 64)
 	if perr != nil || offset < 0 {
-		return "", "", 0, errorf(CodeInvalidArguments, false, "not a capture_since cursor: %q", c)
+		return "", "", 0, errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
 	}
 	return f[2], f[0] + ":" + f[1], offset, nil
 }

@@ -13,13 +13,13 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 	defer cancel()
 	if _, err := s.oneShot(wctx, "wait-for", "--", channel); err != nil {
 		if wctx.Err() != nil && ctx.Err() == nil {
-			return errorf(CodeDeadline, false, "channel %q was not signalled within %v", channel, timeout)
+			return errorf(KindDeadline, false, "channel %q was not signalled within %v", channel, timeout)
 		}
 		return err
 	}
 	// wait-for also ends with status 0 when the server dies: ask again.
 	if !s.serverListening(ctx) {
-		return errorf(CodeServerUnavailable, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
+		return errorf(KindNoServer, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
 	}
 	return nil
 }
@@ -27,7 +27,7 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 // SignalChannel wakes every waiter on tmux's wait-for channel.
 func (s *Server) SignalChannel(ctx context.Context, channel string) error {
 	if !s.serverListening(ctx) {
-		return errorf(CodeServerUnavailable, false, "no tmux server is running on socket %s", s.sock)
+		return errorf(KindNoServer, false, "no tmux server is running on socket %s", s.sock)
 	}
 	_, err := s.oneShot(ctx, "wait-for", "-S", "--", channel)
 	return err

@@ -23,7 +23,7 @@
 //
 // # Errors
 //
-// Operations return *[Error], whose Code is the MCP contract's error code
+// Operations return *[Error], whose [Kind] says what sort of failure it is
 // and whose Written field says whether a command may have reached tmux.
 // [WatchEffects] tells a caller whether a whole sequence of operations may
 // have changed anything.

@@ -23,8 +23,8 @@ type callEffectsKey struct{}
 // tmux resolves targets before it runs a command, and stops the rest of
 // the line at the first failure.
 //
-// The contract's effects field wants this for a whole tool call, which may
-// be several operations; an [Error] knows only its own.
+// A caller that reports effects for a whole request, which may be several
+// operations, needs this; an [Error] knows only its own.
 func WatchEffects(ctx context.Context) (context.Context, func() (sent, changed bool)) {
 	c := new(callEffects)
 	return context.WithValue(ctx, callEffectsKey{}, c), func() (bool, bool) {

@@ -4,34 +4,105 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
-// Codes an [Error] carries. They are the error codes of the MCP contract,
-// so the MCP layer can pass them through; this package does not depend on it.
+// Kind says what sort of failure an [Error] is, in tmux's terms. The zero
+// Kind is no kind: an Error must have one.
+type Kind int
+
 const (
-	CodeInvalidArguments  = "invalid_arguments"
-	CodeTargetRequired    = "target_required"
-	CodeTargetDenied      = "target_denied"
-	CodeNotFound          = "not_found"
-	CodeAmbiguousTarget   = "ambiguous_target"
-	CodeStaleTarget       = "stale_target"
-	CodeOwnershipRequired = "ownership_required"
-	CodeOwnedLimit        = "owned_limit"
-	CodeTmuxError         = "tmux_error"
-	CodeServerUnavailable = "server_unavailable"
-	CodeConnectionLost    = "connection_lost"
-	CodeDeadline          = "deadline"
-	CodeCancelled         = "cancelled"
-	CodeResultLimit       = "result_limit"
+	// KindInvalid: the request is malformed or out of range (a bad name,
+	// pattern, number or path, a NUL), or the server's release cannot do it.
+	KindInvalid Kind = iota + 1
+	// KindNoTarget: the operation acts on a pane, window or session and
+	// none was named. [Error.Remedy] says which would do.
+	KindNoTarget
+	// KindNotFound: the pane, window, session, buffer or server named does
+	// not exist, or a pane exited while it was waited on.
+	KindNotFound
+	// KindNotOwned: tearing down a session this process did not create, or
+	// one of another generation, or one already torn down.
+	KindNotOwned
+	// KindOwnedLimit: this process already owns as many sessions as it may.
+	KindOwnedLimit
+	// KindRefused: tmux refused the command, answered in a way that cannot
+	// be read, or the pane is in no state for it (dead, busy, in a mode).
+	KindRefused
+	// KindNoServer: no tmux server answers on the socket, the tmux binary
+	// cannot run, the host cannot be reached, or the Server is closed.
+	KindNoServer
+	// KindConnLost: the control connection, or a client following a pane,
+	// ended while the operation was under way.
+	KindConnLost
+	// KindDeadline: the operation's own timeout passed.
+	KindDeadline
+	// KindCancelled: the caller's context was cancelled.
+	KindCancelled
 )
 
-// Error is a failed operation: what went wrong, in the contract's terms.
+var kindNames = [...]string{
+	KindInvalid:    "invalid",
+	KindNoTarget:   "no target",
+	KindNotFound:   "not found",
+	KindNotOwned:   "not owned",
+	KindOwnedLimit: "owned limit",
+	KindRefused:    "refused",
+	KindNoServer:   "no server",
+	KindConnLost:   "connection lost",
+	KindDeadline:   "deadline",
+	KindCancelled:  "cancelled",
+}
+
+// String returns the kind's name, for logs and test failures.
+func (k Kind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Remedy is what would let a failed operation through, in tmux's terms.
+// [Error.Msg] already says it in words; a caller that offers the same
+// things under its own names (tools, arguments, flags) can say it in those.
+type Remedy int
+
+const (
+	// RemedyPane: name a pane, or a window or session whose active pane
+	// will do.
+	RemedyPane Remedy = iota + 1
+	// RemedyWindow: name a window, or a session whose current window will do.
+	RemedyWindow
+	// RemedySession: name the session (a window index or a direction means
+	// nothing without one).
+	RemedySession
+	// RemedyRespawn: respawn the dead pane.
+	RemedyRespawn
+	// RemedyLeaveMode: take the pane out of copy or view mode.
+	RemedyLeaveMode
+	// RemedyInterrupt: send C-c with no Enter after it, which discards the
+	// shell's pending input or stops its program.
+	RemedyInterrupt
+	// RemedyWaitOrInterrupt: wait for the pane's program to finish, or
+	// interrupt it.
+	RemedyWaitOrInterrupt
+	// RemedyLookOrInterrupt: look at what the pane shows, or interrupt it.
+	RemedyLookOrInterrupt
+	// RemedyPaste: paste the text into a file in the pane and run that.
+	RemedyPaste
+	// RemedyTmuxPath: give the path of a tmux binary that runs.
+	RemedyTmuxPath
+)
+
+// Error is a failed operation: what sort of failure, and what went wrong.
 type Error struct {
-	Code string // one of the Code constants
+	Kind Kind
 	Msg  string
+	// Remedy, when not zero, is what would let the operation through.
+	Remedy Remedy
 	// Written reports whether a command may have reached tmux. When false,
 	// nothing was sent: the operation had no effect.
 	Written bool
@@ -40,9 +111,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
-
-// ToolCode returns the contract's error code.
-func (e *Error) ToolCode() string { return e.Code }
 
 // Effects returns "none" when nothing was written to tmux, else "possible".
 func (e *Error) Effects() string {
@@ -55,8 +123,14 @@ func (e *Error) Effects() string {
 // Retryable reports whether the same call may succeed unchanged later.
 func (e *Error) Retryable() bool { return Retryable(e) }
 
-func errorf(code string, written bool, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...), Written: written}
+func errorf(kind Kind, written bool, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Written: written}
+}
+
+// fix sets e's Remedy, so that a call site stays one line.
+func (e *Error) fix(r Remedy) *Error {
+	e.Remedy = r
+	return e
 }
 
 // Retryable reports whether err is worth trying again unchanged: a server
@@ -66,8 +140,8 @@ func Retryable(err error) bool {
 	if !errors.As(err, &e) {
 		return false
 	}
-	switch e.Code {
-	case CodeServerUnavailable, CodeConnectionLost:
+	switch e.Kind {
+	case KindNoServer, KindConnLost:
 		return !e.Written
 	}
 	return false
@@ -86,7 +160,7 @@ func Written(err error) bool {
 // IsNotFound reports whether err says a target does not exist.
 func IsNotFound(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == CodeNotFound
+	return errors.As(err, &e) && e.Kind == KindNotFound
 }
 
 // unresponsiveMsg starts the message of a call failed by a stuck client.
@@ -100,13 +174,13 @@ func fromExec(err error) error {
 	var ce *controlmode.CommandError
 	switch {
 	case errors.Is(err, controlmode.ErrInvalidCommand):
-		return &Error{Code: CodeInvalidArguments, Msg: err.Error(), Err: err}
+		return &Error{Kind: KindInvalid, Msg: err.Error(), Err: err}
 	case errors.As(err, &ce):
-		code := CodeTmuxError
+		kind := KindRefused
 		if notFoundMessage(ce.Msg) {
-			code = CodeNotFound
+			kind = KindNotFound
 		}
-		return &Error{Code: code, Msg: ce.Error(), Written: true, Err: err}
+		return &Error{Kind: kind, Msg: ce.Error(), Written: true, Err: err}
 	case errors.Is(err, controlmode.ErrUnresponsive):
 		// Before ErrNotSent, which an unsent call of a stuck client wraps
 		// too: the message says why the connection ended.
@@ -115,15 +189,15 @@ func fromExec(err error) error {
 		if !sent {
 			what = "the command was not sent"
 		}
-		return &Error{Code: CodeConnectionLost, Msg: unresponsiveMsg + what, Written: sent, Err: err}
+		return &Error{Kind: KindConnLost, Msg: unresponsiveMsg + what, Written: sent, Err: err}
 	case errors.Is(err, controlmode.ErrNotSent):
-		return &Error{Code: CodeConnectionLost, Msg: "the tmux control connection ended before the call was sent: " + err.Error(), Err: err}
+		return &Error{Kind: KindConnLost, Msg: "the tmux control connection ended before the call was sent: " + err.Error(), Err: err}
 	case errors.Is(err, controlmode.ErrClosed):
-		return &Error{Code: CodeConnectionLost, Msg: "the tmux control connection ended during the call: " + err.Error(), Written: true, Err: err}
+		return &Error{Kind: KindConnLost, Msg: "the tmux control connection ended during the call: " + err.Error(), Written: true, Err: err}
 	case errors.Is(err, context.Canceled):
-		return &Error{Code: CodeCancelled, Msg: "cancelled", Written: true, Err: err}
+		return &Error{Kind: KindCancelled, Msg: "cancelled", Written: true, Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: CodeDeadline, Msg: "the call's deadline passed", Written: true, Err: err}
+		return &Error{Kind: KindDeadline, Msg: "the call's deadline passed", Written: true, Err: err}
 	}
 	return err
 }

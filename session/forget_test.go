@@ -78,7 +78,7 @@ func TestResyncOutlivesACancelledCaller(t *testing.T) {
 	cancelA()
 	err := <-errA
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeCancelled || e.Written {
+	if !errors.As(err, &e) || e.Kind != KindCancelled || e.Written {
 		t.Errorf("the cancelled caller: got %v, want cancelled with nothing written", err)
 	}
 	resume()

@@ -112,7 +112,7 @@ func (s *Server) preflight() error {
 		return s.noBinary(err)
 	}
 	if !s.sock.listening() {
-		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
+		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	}
 	return nil
 }
@@ -134,7 +134,7 @@ func (s *Server) hostFailure(err error, msg string) error {
 	if !s.host().remote() || !errors.As(err, &xe) || xe.ExitCode() != 255 {
 		return nil
 	}
-	return &Error{Code: CodeConnectionLost, Msg: s.host().String() + ": " + msg, Written: true, Err: err}
+	return &Error{Kind: KindConnLost, Msg: s.host().String() + ": " + msg, Written: true, Err: err}
 }
 
 // serverListening reports whether a tmux server answers on the socket. On
@@ -189,7 +189,7 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 		if e := s.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
 			return nil, e
 		}
-		return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory on %s", a.StartDirectory, s.host())
+		return nil, errorf(KindInvalid, false, "start directory %q is not an existing directory on %s", a.StartDirectory, s.host())
 	}
 	a.StartDirectory = ""
 	rest, err := a.args()

@@ -173,7 +173,7 @@ func TestFakeClientEndsMidCall(t *testing.T) {
 					return
 				}
 				var e *Error
-				if !errors.As(err, &e) || e.Code != CodeConnectionLost || !e.Written || Retryable(err) || errors.Is(err, controlmode.ErrNotSent) {
+				if !errors.As(err, &e) || e.Kind != KindConnLost || !e.Written || Retryable(err) || errors.Is(err, controlmode.ErrNotSent) {
 					t.Fatalf("got %#v, want connection_lost, written, not to be retried as it is", err)
 				}
 				if sent(second, tc.first) != 0 {
@@ -358,7 +358,7 @@ func TestFakeUnresponsive(t *testing.T) {
 				_, err := s.exec(ctx, tc.cmd)
 				waited := time.Since(start)
 				var e *Error
-				if !errors.As(err, &e) || e.Code != CodeConnectionLost || !errors.Is(err, controlmode.ErrUnresponsive) || e.Written != tc.written {
+				if !errors.As(err, &e) || e.Kind != KindConnLost || !errors.Is(err, controlmode.ErrUnresponsive) || e.Written != tc.written {
 					t.Fatalf("got %#v, want connection_lost wrapping ErrUnresponsive, written %v", err, tc.written)
 				}
 				if waited < deadline || waited >= 2*deadline {

@@ -101,7 +101,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 			t.Fatalf("%s: no answer %v after the server stopped (deadline %v)", name, deadline+slack, deadline)
 		}
 		var e *Error
-		if !errors.As(r.err, &e) || e.Code != CodeConnectionLost {
+		if !errors.As(r.err, &e) || e.Kind != KindConnLost {
 			t.Fatalf("%s: got %v, want connection_lost", name, r.err)
 		}
 		wantRetry := name != "change"

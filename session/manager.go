@@ -32,7 +32,7 @@ type Options struct {
 	// tmux leaves the oldest call waiting that long for its reply (a
 	// stopped server, or a prompt or menu holding the client), the client
 	// is ended and replaced, and the calls in flight fail with
-	// connection_lost (see controlmode.Options.ReplyTimeout). Zero means
+	// [KindConnLost] (see controlmode.Options.ReplyTimeout). Zero means
 	// [DefaultReplyDeadline]; a negative value means no deadline.
 	ReplyDeadline time.Duration
 	// Logger receives connection events. Nil discards.

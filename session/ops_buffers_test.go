@@ -105,12 +105,12 @@ func TestBufferNamesRefused(t *testing.T) {
 			"paste":  func() error { _, err := s.PasteBuffer(ctx, name, PaneRef{PaneID: "%0"}, false); return err }(),
 		} {
 			e, ok := err.(*Error)
-			if !ok || e.Code != CodeInvalidArguments || e.Written {
+			if !ok || e.Kind != KindInvalid || e.Written {
 				t.Errorf("%s %q: got %v, want invalid_arguments with nothing written", op, name, err)
 			}
 		}
 	}
-	if err := s.SetBuffer(ctx, "ok", ""); err == nil || err.(*Error).Code != CodeInvalidArguments {
+	if err := s.SetBuffer(ctx, "ok", ""); err == nil || err.(*Error).Kind != KindInvalid {
 		t.Errorf("empty content: got %v, want invalid_arguments", err)
 	}
 }

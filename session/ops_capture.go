@@ -32,12 +32,12 @@ func inputTarget(ref PaneRef) (string, error) {
 	if t := ref.target(); t != "" {
 		return t, nil
 	}
-	return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+	return "", errorf(KindNoTarget, false, "no target given: a pane, window or session is needed").fix(RemedyPane)
 }
 
 // paneIDCommand prints the id of the pane target names. It does not fail
 // on a missing target (display-message prints an empty line, which
-// paneIDOf answers not_found): the commands after it on a line still run,
+// paneIDOf answers [KindNotFound]): the commands after it on a line still run,
 // so each must fail on a missing pane by itself, or be cleaned up after
 // (as PasteText does with its buffer).
 func paneIDCommand(target string) controlmode.Command {
@@ -47,7 +47,7 @@ func paneIDCommand(target string) controlmode.Command {
 // paneIDOf reads the reply of paneIDCommand.
 func paneIDOf(r controlmode.Reply, target string) (string, error) {
 	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "%") {
-		return "", errorf(CodeNotFound, true, "can't find pane: %s", target)
+		return "", errorf(KindNotFound, true, "can't find pane: %s", target)
 	}
 	return r.Lines[0], nil
 }
@@ -104,7 +104,7 @@ func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
 		// targets it cannot find (a missing window, in 3.3a).
-		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", target)
+		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", target)
 	}
 	return ps[0], nil
 }
@@ -204,7 +204,7 @@ func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (Pane
 	}
 	rows, ok := f.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
-		return PaneSnapshot{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
+		return PaneSnapshot{}, errorf(KindNotFound, true, "can't find pane: %s", t)
 	}
 	snap := rows[0]
 	snap.Lines = trimBlankTail(rs[1].Lines)

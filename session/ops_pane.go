@@ -274,7 +274,7 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 	if path != "" {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return "", errorf(CodeInvalidArguments, false, "output_path: %v", err)
+			return "", errorf(KindInvalid, false, "the output file: %v", err)
 		}
 		if s.host().remote() {
 			abs = path // a path on that host, which this process cannot resolve
@@ -333,14 +333,14 @@ func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction
 		return s.paneOf(rs[1], wt)
 	}
 	if direction != DirNext && direction != DirPrevious {
-		return Pane{}, errorf(CodeInvalidArguments, false, "unknown direction %q", direction)
+		return Pane{}, errorf(KindInvalid, false, "unknown direction %q", direction)
 	}
 	panes, err := s.WindowPanes(ctx, w, false)
 	if err != nil {
 		return Pane{}, err
 	}
 	if len(panes) == 0 {
-		return Pane{}, errorf(CodeNotFound, true, "window %s has no panes", wt)
+		return Pane{}, errorf(KindNotFound, true, "window %s has no panes", wt)
 	}
 	cur := 0
 	for i, p := range panes {
@@ -369,7 +369,7 @@ func (s *Server) paneAction(ctx context.Context, target string, cmds ...controlm
 // returns src, now in dst's place.
 func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if src == "" || dst == "" {
-		return Pane{}, errorf(CodeTargetRequired, false, "swap_pane needs both source_pane_id and target_pane_id")
+		return Pane{}, errorf(KindNoTarget, false, "swapping panes needs both a source and a target pane")
 	}
 	rs, err := s.change(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
 	if err != nil {
@@ -412,7 +412,7 @@ func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, er
 	}
 	id, flag, ok := strings.Cut(strings.Join(rs[0].Lines, ""), " ")
 	if !ok || !strings.HasPrefix(id, "%") {
-		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", t)
+		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", t)
 	}
 	if (flag == "1") == zoom {
 		return s.paneAction(ctx, id)
@@ -479,7 +479,7 @@ type RespawnArgs struct {
 // and returns the pane. The caller checks self-protection first.
 func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (Pane, error) {
 	if pane == "" {
-		return Pane{}, errorf(CodeTargetRequired, false, "respawn_pane needs a pane_id")
+		return Pane{}, errorf(KindNoTarget, false, "respawning needs a pane").fix(RemedyPane)
 	}
 	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
@@ -501,7 +501,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 // and a session's last window the session.
 func (s *Server) KillPane(ctx context.Context, pane string) error {
 	if pane == "" {
-		return errorf(CodeTargetRequired, false, "kill_pane needs a pane_id")
+		return errorf(KindNoTarget, false, "killing a pane needs a pane").fix(RemedyPane)
 	}
 	_, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane))
 	return err

@@ -89,12 +89,12 @@ func noServerMessage(err error) bool {
 // control client it then waits for the client to end, so that the next
 // call finds no server rather than a connection in its last moments;
 // without one it runs a one-shot kill-server (attaching first would start
-// a server on an empty socket). A socket with no server is not_found.
+// a server on an empty socket). A socket with no server is [KindNotFound].
 func (s *Server) KillServer(ctx context.Context) error {
 	if !s.hasLiveConn() {
 		_, err := s.oneShot(ctx, "-N", "kill-server")
 		if noServerMessage(err) {
-			return errorf(CodeNotFound, false, "no tmux server is running on socket %s", s.sock)
+			return errorf(KindNotFound, false, "no tmux server is running on socket %s", s.sock)
 		}
 		s.model.markDirty()
 		return err
@@ -119,7 +119,7 @@ func (s *Server) KillServer(ctx context.Context) error {
 // (kill-session, kill-window or move-window of its last window). tmux
 // answers the whole line before it ends such a client, so without this a
 // call made right after could be sent to a client that is about to exit
-// and fail with connection_lost. It costs one round trip.
+// and fail with [KindConnLost]. It costs one round trip.
 func (s *Server) Settle(ctx context.Context) {
 	s.mu.Lock()
 	c := s.conn
@@ -139,7 +139,7 @@ func (s *Server) Settle(ctx context.Context) {
 // An ended c is dropped at once, as the connection's watcher drops it a
 // moment later, and a background resync that was still using it is waited
 // out: until then, the next call could be handed the dead client, or share
-// that resync's failure, and answer connection_lost.
+// that resync's failure, and answer [KindConnLost].
 func (s *Server) waitEnded(ctx context.Context, c *controlmode.Conn) {
 	t := time.NewTimer(settleTimeout)
 	defer t.Stop()

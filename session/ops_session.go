@@ -42,7 +42,7 @@ func (s *Server) Session(ctx context.Context, target string) (Session, error) {
 			return x, nil
 		}
 	}
-	return Session{}, errorf(CodeNotFound, false, "can't find session: %s", target)
+	return Session{}, errorf(KindNotFound, false, "can't find session: %s", target)
 }
 
 // SpawnArgs are the arguments common to everything that starts a shell.
@@ -66,16 +66,16 @@ func (a SpawnArgs) args() ([]string, error) {
 		if dir == "~" || strings.HasPrefix(dir, "~/") {
 			home, err := os.UserHomeDir()
 			if err != nil {
-				return nil, errorf(CodeInvalidArguments, false, "cannot expand ~: %v", err)
+				return nil, errorf(KindInvalid, false, "cannot expand ~: %v", err)
 			}
 			dir = filepath.Join(home, dir[1:])
 		}
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, errorf(CodeInvalidArguments, false, "start_directory: %v", err)
+			return nil, errorf(KindInvalid, false, "start directory: %v", err)
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, errorf(CodeInvalidArguments, false, "start_directory %q is not an existing directory", a.StartDirectory)
+			return nil, errorf(KindInvalid, false, "start directory %q is not an existing directory", a.StartDirectory)
 		}
 		// tmux expands formats in -c; a directory holds none.
 		out = append(out, "-c", formatLiteral(abs))
@@ -83,14 +83,14 @@ func (a SpawnArgs) args() ([]string, error) {
 	env := make(map[string]string, len(a.Environment)+len(historyOff))
 	for k, v := range a.Environment {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, errorf(CodeInvalidArguments, false, "environment: invalid variable name %q", k)
+			return nil, errorf(KindInvalid, false, "environment: invalid variable name %q", k)
 		}
 		env[k] = v
 	}
 	if a.SuppressHistory {
 		for k, v := range historyOff {
 			if old, ok := env[k]; ok && old != v {
-				return nil, errorf(CodeInvalidArguments, false, "environment: %s=%q conflicts with suppress_persistent_history", k, old)
+				return nil, errorf(KindInvalid, false, "environment: %s=%q conflicts with keeping the shell's history off", k, old)
 			}
 			env[k] = v
 		}
@@ -153,7 +153,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 		return Session{}, fromExec(err)
 	}
 	if gen := s.Generation(); gen != "" && s.owned.count(gen) >= MaxOwned {
-		return Session{}, errorf(CodeOwnedLimit, false, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
+		return Session{}, errorf(KindOwnedLimit, false, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
 	}
 
 	var line string
@@ -172,12 +172,12 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 		if line == "" && !s.serverListening(ctx) {
 			// tmux reports a socket it cannot create from the server it
 			// forked, and the client still exits 0.
-			return Session{}, errorf(CodeServerUnavailable, true, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?"))
+			return Session{}, errorf(KindNoServer, true, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?"))
 		}
 	case err != nil:
 		return Session{}, err
 	default:
-		return Session{}, errorf(CodeTmuxError, true, "new-session printed %d lines, want 1", len(rs[0].Lines))
+		return Session{}, errorf(KindRefused, true, "new-session printed %d lines, want 1", len(rs[0].Lines))
 	}
 	// Connecting now reads the generation the session belongs to, and the
 	// release that printed line.
@@ -186,7 +186,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
 	if !ok || len(rows) != 1 {
-		return Session{}, errorf(CodeTmuxError, true, "cannot read new-session's answer %q", line)
+		return Session{}, errorf(KindRefused, true, "cannot read new-session's answer %q", line)
 	}
 	sess := rows[0]
 	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
@@ -238,11 +238,11 @@ func (s *Server) KillSession(ctx context.Context, id string) error {
 // TeardownSession kills a session this process created in generation gen.
 // Ownership is checked before any tmux I/O: a session it did not create, a
 // generation that is not the current one, or a session already torn down
-// is refused with ownership_required and no effects. An owned session that
+// is refused with [KindNotOwned] and no effects. An owned session that
 // someone else killed already tears down as completed.
 func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	refuse := func(why string) error {
-		return errorf(CodeOwnershipRequired, false, "session %s of generation %s %s", id, gen, why)
+		return errorf(KindNotOwned, false, "session %s of generation %s %s", id, gen, why)
 	}
 	if cur := s.Generation(); gen != cur || !s.owned.has(gen, id) {
 		if gen != cur && cur != "" {
@@ -299,11 +299,11 @@ func (s *Server) LookupSession(ctx context.Context, id, name string) (Session, e
 	}
 	switch {
 	case id != "":
-		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", id)
+		return Session{}, errorf(KindNotFound, false, "can't find session: %s", id)
 	case name != "":
-		return Session{}, errorf(CodeNotFound, false, "can't find session: %s", name)
+		return Session{}, errorf(KindNotFound, false, "can't find session: %s", name)
 	}
-	return Session{}, errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+	return Session{}, errorf(KindNotFound, false, "no tmux sessions on socket %s", s.sock)
 }
 
 // pickSession is LookupSession's choice among sessions.
@@ -359,7 +359,7 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	}
 	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, rs[1].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Session{}, errorf(CodeNotFound, true, "can't find session: %s", id)
+		return Session{}, errorf(KindNotFound, true, "can't find session: %s", id)
 	}
 	rows[0].Generation = s.Generation()
 	return rows[0], nil

@@ -27,19 +27,19 @@ func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
 // is named by id: a name is looked up in the model first, since tmux reads
 // a bare "=name" as a window name in some commands. Without a session, a
 // window index or a bare call needs fallback (read-only tools), which
-// takes the oldest session; otherwise it is target_required.
+// takes the oldest session; otherwise it is [KindNoTarget].
 func (s *Server) windowTarget(ctx context.Context, ref WindowRef, fallback bool) (string, error) {
 	if ref.WindowID != "" {
 		return ref.WindowID, nil
 	}
 	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
-		return "", errorf(CodeInvalidArguments, false, "window_index %q is not a number", ref.WindowIndex)
+		return "", errorf(KindInvalid, false, "window index %q is not a number", ref.WindowIndex)
 	}
 	if ref.SessionID == "" && ref.SessionName == "" && !fallback {
 		if ref.WindowIndex != "" {
-			return "", errorf(CodeTargetRequired, false, "window_index %s needs session_name or session_id", ref.WindowIndex)
+			return "", errorf(KindNoTarget, false, "window index %s needs a session", ref.WindowIndex).fix(RemedySession)
 		}
-		return "", errorf(CodeTargetRequired, false, "no target given: name a window_id, or a session_name or session_id")
+		return "", errorf(KindNoTarget, false, "no target given: a window or session is needed").fix(RemedyWindow)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {
@@ -72,7 +72,7 @@ func (s *Server) readWindow(target string) controlmode.Command {
 func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
 	rows, ok := s.fmts.windows.Parse(s.release().decodeText, r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)
+		return Window{}, errorf(KindNotFound, true, "can't find window: %s", target)
 	}
 	return rows[0], nil
 }
@@ -133,7 +133,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 		args = append(args, "-b")
 	case "":
 	default:
-		return Window{}, errorf(CodeInvalidArguments, false, "direction %q: want before or after", a.Where)
+		return Window{}, errorf(KindInvalid, false, "direction %q: want before or after", a.Where)
 	}
 	if a.Name != "" {
 		args = append(args, "-n", formatLiteral(a.Name))
@@ -176,13 +176,13 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	case "left":
 		args = append(args, "-h", "-b")
 	default:
-		return Pane{}, errorf(CodeInvalidArguments, false, "direction %q: want above, below, left or right", a.Direction)
+		return Pane{}, errorf(KindInvalid, false, "direction %q: want above, below, left or right", a.Direction)
 	}
 	if a.Size != "" {
 		n, pct := strings.CutSuffix(a.Size, "%")
 		v, err := strconv.Atoi(n)
 		if err != nil || !isDigits(n) || v < 1 || pct && v > 100 {
-			return Pane{}, errorf(CodeInvalidArguments, false, "size %q: want a number of cells or a percentage such as 50%%", a.Size)
+			return Pane{}, errorf(KindInvalid, false, "size %q: want a number of cells or a percentage such as 50%%", a.Size)
 		}
 		args = append(args, "-l", a.Size)
 	}
@@ -207,7 +207,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	}
 	rows, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Pane{}, errorf(CodeTmuxError, true, "cannot read split-window's answer %q", rs[0].Lines)
+		return Pane{}, errorf(KindRefused, true, "cannot read split-window's answer %q", rs[0].Lines)
 	}
 	return rows[0], nil
 }
@@ -246,10 +246,10 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 			return Window{}, err
 		}
 		if !rel.hasMirroredLayouts() {
-			return Window{}, errorf(CodeInvalidArguments, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
+			return Window{}, errorf(KindInvalid, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
 		}
 	default:
-		return Window{}, errorf(CodeInvalidArguments, false,
+		return Window{}, errorf(KindInvalid, false,
 			"layout %q: want %s, %s, or a layout string as #{window_layout} prints it",
 			layout, strings.Join(layoutNames, ", "), strings.Join(mirroredLayouts, ", "))
 	}
@@ -263,7 +263,7 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 // longer resize it.
 func (s *Server) ResizeWindow(ctx context.Context, ref WindowRef, width, height int) (Window, error) {
 	if width <= 0 && height <= 0 {
-		return Window{}, errorf(CodeInvalidArguments, false, "give width, height or both")
+		return Window{}, errorf(KindInvalid, false, "give width, height or both")
 	}
 	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
 		args := []string{"-t", t}
@@ -295,10 +295,10 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 	case "last":
 		name = "last-window"
 	default:
-		return Window{}, errorf(CodeInvalidArguments, false, "direction %q: want next, previous or last", direction)
+		return Window{}, errorf(KindInvalid, false, "direction %q: want next, previous or last", direction)
 	}
 	if ref.SessionID == "" && ref.SessionName == "" {
-		return Window{}, errorf(CodeTargetRequired, false, "direction %s needs session_name or session_id", direction)
+		return Window{}, errorf(KindNoTarget, false, "direction %s needs a session", direction).fix(RemedySession)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {
@@ -330,7 +330,7 @@ func (s *Server) KillWindow(ctx context.Context, id string) error {
 // where it now is.
 func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, index string) (Window, error) {
 	if index != "" && !isDigits(index) {
-		return Window{}, errorf(CodeInvalidArguments, false, "destination_index %q is not a number", index)
+		return Window{}, errorf(KindInvalid, false, "destination index %q is not a number", index)
 	}
 	t, err := s.windowTarget(ctx, ref, false)
 	if err != nil {

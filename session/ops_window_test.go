@@ -27,7 +27,7 @@ func TestSelectLayoutRefusesNamesThatCrashTmux(t *testing.T) {
 	}
 	for _, bad := range bads {
 		_, err := s.SelectLayout(ctx, WindowRef{SessionID: id}, bad)
-		if e, ok := err.(*Error); !ok || e.Code != CodeInvalidArguments || e.Written {
+		if e, ok := err.(*Error); !ok || e.Kind != KindInvalid || e.Written {
 			t.Errorf("layout %q: got %v, want invalid_arguments with nothing written", bad, err)
 		}
 	}

@@ -122,7 +122,7 @@ func (r release) checkName(what, name string) error {
 	if !r.refusesUnprintableNames() || printableName(name) {
 		return nil
 	}
-	return errorf(CodeInvalidArguments, false,
+	return errorf(KindInvalid, false,
 		"tmux %s refuses %s name holding control characters or invalid UTF-8: %q", r.version, what, name)
 }
 

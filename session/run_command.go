@@ -68,7 +68,7 @@ const startGrace = 2 * time.Second
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	start := time.Now()
 	if strings.IndexByte(a.Command, 0) >= 0 {
-		return RunResult{}, errorf(CodeInvalidArguments, false, "command contains a NUL byte")
+		return RunResult{}, errorf(KindInvalid, false, "command contains a NUL byte")
 	}
 	pane, err := s.ResolvePane(ctx, a.Pane, false)
 	if err != nil {
@@ -97,15 +97,15 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	switch {
 	case p.dead:
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is dead; respawn it first (respawn_pane)", pane)
+		return RunResult{}, errorf(KindRefused, false, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
 	case !shells[p.program]:
-		return RunResult{}, errorf(CodeTmuxError, false,
-			"pane %s is running %q, not a shell at its prompt; run_command types into a shell (bash, zsh, sh). "+
-				"Wait for it to finish (wait_for_text), or stop it with send_keys keys=\"C-c\" enter=false, then retry", pane, p.program)
+		return RunResult{}, errorf(KindRefused, false,
+			"pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
+				"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
 	case p.mode:
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is in copy or view mode, not at a shell prompt; leave it with exit_copy_mode, then retry", pane)
+		return RunResult{}, errorf(KindRefused, false, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
 	case p.alt:
-		return RunResult{}, errorf(CodeTmuxError, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+		return RunResult{}, errorf(KindRefused, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
@@ -123,9 +123,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	line, _ := runLine(program, tag, a.Command, lead, at)
 	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
-		return RunResult{}, errorf(CodeInvalidArguments, false,
+		return RunResult{}, errorf(KindInvalid, false,
 			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
-				"write it to a file first (paste_text into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line))
+				"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	if _, err := s.exec(ctx,
@@ -182,7 +182,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		cursor = r.Next
 		data, ok := scan.feed(r.Data)
 		if !ok {
-			return RunResult{}, errorf(CodeTmuxError, true, "cannot read the exit status the shell in pane %s printed", pane)
+			return RunResult{}, errorf(KindRefused, true, "cannot read the exit status the shell in pane %s printed", pane)
 		}
 		text.Write(data)
 		for _, l := range text.Take() {
@@ -209,7 +209,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 				return finish(), nil
 			}
 			if r.ConnLost {
-				return RunResult{}, errorf(CodeConnectionLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
+				return RunResult{}, errorf(KindConnLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
 			}
 		}
 	}
@@ -295,10 +295,10 @@ func continuationError(pane, row string, typed bool) error {
 	if typed {
 		what = "this command was taken as part of it, so it did not run"
 	}
-	return errorf(CodeTmuxError, typed,
+	return errorf(KindRefused, typed,
 		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
 			"(an unterminated quote, bracket or here-document); %s. "+
-			"Send send_keys keys=\"C-c\" enter=false to discard the pending input, then run the command again", pane, row, what)
+			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what).fix(RemedyInterrupt)
 }
 
 // runProbe is what RunCommand reads of a pane before typing.
@@ -322,7 +322,7 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
 	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
-		return runProbe{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
+		return runProbe{}, errorf(KindNotFound, true, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
 		session: f[4], screen: rs[1].Lines}
@@ -347,7 +347,7 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 		rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}"))
 		if err != nil {
 			var e *Error
-			if errors.As(err, &e) && (e.Code == CodeNotFound || e.Code == CodeServerUnavailable) {
+			if errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer) {
 				return true, -1, true // gone, or the server with it: its last session ended
 			}
 			return false, -1, false
@@ -382,7 +382,7 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
 	if err != nil {
 		if final {
-			return errorf(CodeDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)
+			return errorf(KindDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)
 		}
 		return nil
 	}
@@ -398,9 +398,9 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 		return continuationError(pane, row, true)
 	}
 	if final {
-		return errorf(CodeDeadline, true,
+		return errorf(KindDeadline, true,
 			"the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
-				"it may be busy or not reading input; look with capture_pane, or stop it with send_keys keys=\"C-c\" enter=false", pane, f[2], row)
+				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, f[2], row).fix(RemedyLookOrInterrupt)
 	}
 	return nil
 }

@@ -107,7 +107,7 @@ func TestRunCommandRefusals(t *testing.T) {
 	s, pane := shellSession(t, "sh")
 	ctx := testCtx(t)
 	// sh reads lines through the tty, which cuts them at 4 KB.
-	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo " + strings.Repeat("x", 5000), Timeout: time.Second}); !isCode(err, CodeInvalidArguments) || !strings.Contains(err.Error(), "too long") {
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo " + strings.Repeat("x", 5000), Timeout: time.Second}); !isKind(err, KindInvalid) || !strings.Contains(err.Error(), "too long") {
 		t.Fatalf("a 5 KB command in sh: got %v", err)
 	}
 	r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "sleep 5", Timeout: 100 * time.Millisecond})
@@ -116,13 +116,13 @@ func TestRunCommandRefusals(t *testing.T) {
 	}
 	// Now the pane runs sleep, not a shell at its prompt.
 	_, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: time.Second})
-	if !isCode(err, CodeTmuxError) || !strings.Contains(err.Error(), "not a shell") {
+	if !isKind(err, KindRefused) || !strings.Contains(err.Error(), "not a shell") {
 		t.Fatalf("busy pane: got %v", err)
 	}
-	if _, err := s.RunCommand(ctx, RunArgs{Command: "true", Timeout: time.Second}); !isCode(err, CodeTargetRequired) {
+	if _, err := s.RunCommand(ctx, RunArgs{Command: "true", Timeout: time.Second}); !isKind(err, KindNoTarget) {
 		t.Fatalf("no target: got %v", err)
 	}
-	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "a\x00b", Timeout: time.Second}); !isCode(err, CodeInvalidArguments) {
+	if _, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "a\x00b", Timeout: time.Second}); !isKind(err, KindInvalid) {
 		t.Fatalf("NUL: got %v", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 			}
 			start := time.Now()
 			_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 60 * time.Second})
-			if !isCode(err, CodeTmuxError) || !strings.Contains(err.Error(), "continuation prompt") || !strings.Contains(err.Error(), "C-c") {
+			if !isKind(err, KindRefused) || !strings.Contains(err.Error(), "continuation prompt") || !strings.Contains(err.Error(), "C-c") {
 				t.Fatalf("got %v, want a tmux_error naming the continuation prompt", err)
 			}
 			if d := time.Since(start); d > 30*time.Second {

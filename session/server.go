@@ -259,7 +259,7 @@ func (s *Server) connect(ctx context.Context) (*controlmode.Conn, error) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, errorf(CodeServerUnavailable, false, "the session layer is closed")
+		return nil, errorf(KindNoServer, false, "the session layer is closed")
 	}
 	if s.conn != nil && s.conn.Err() == nil {
 		c := s.conn
@@ -297,7 +297,7 @@ func (s *Server) dial(done chan struct{}) {
 		s.mu.Unlock()
 		s.closeClient(c)
 		s.mu.Lock()
-		err = errorf(CodeServerUnavailable, false, "the session layer is closed")
+		err = errorf(KindNoServer, false, "the session layer is closed")
 	}
 	defer func() {
 		s.dialing = nil
@@ -353,7 +353,7 @@ func (s *Server) start(ctx context.Context) (c *controlmode.Conn, src uint64, ge
 		if err == nil {
 			err = errors.New("unexpected reply to the generation query")
 		}
-		return nil, 0, "", "", &Error{Code: CodeServerUnavailable, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+		return nil, 0, "", "", &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
 	gen = rs[0].Lines[0]
 	s.installSync(epoch, gen, releaseOf(rs[1].Lines[0]), rs[2:])
@@ -416,11 +416,11 @@ func (s *Server) startError(err error) error {
 		strings.Contains(msg, "server exited unexpectedly") || strings.Contains(msg, "lost server"):
 		// The last two: a server was there and went away while the client
 		// attached (after kill-server, say). It is gone all the same.
-		return &Error{Code: CodeServerUnavailable, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
+		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	case strings.Contains(msg, "no sessions"):
-		return &Error{Code: CodeServerUnavailable, Msg: "the tmux server on socket " + s.sock.String() + " has no sessions", Err: errNoSessions}
+		return &Error{Kind: KindNoServer, Msg: "the tmux server on socket " + s.sock.String() + " has no sessions", Err: errNoSessions}
 	}
-	return &Error{Code: CodeServerUnavailable, Msg: "cannot attach to the tmux server on socket " + s.sock.String() + ": " + msg, Err: err}
+	return &Error{Kind: KindNoServer, Msg: "cannot attach to the tmux server on socket " + s.sock.String() + ": " + msg, Err: err}
 }
 
 // watch waits for the control client to end, forgets it and reconnects.
@@ -577,7 +577,7 @@ func (s *Server) sync(ctx context.Context) error {
 			return err
 		}
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeConnectionLost && !errors.Is(err, controlmode.ErrUnresponsive) {
+		if errors.As(err, &e) && e.Kind == KindConnLost && !errors.Is(err, controlmode.ErrUnresponsive) {
 			// A resync only reads: if the client ended under it (its
 			// session killed, say), read again on the next one.
 			continue
@@ -728,11 +728,11 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 		if e := s.hostFailure(err, msg); e != nil {
 			return "", msg, e
 		}
-		code := CodeTmuxError
+		kind := KindRefused
 		if notFoundMessage(msg) {
-			code = CodeNotFound
+			kind = KindNotFound
 		}
-		return "", msg, &Error{Code: code, Msg: msg, Written: true, Err: err}
+		return "", msg, &Error{Kind: kind, Msg: msg, Written: true, Err: err}
 	}
 	noteRun(ctx, args, true)
 	return out.String(), strings.TrimSpace(errb.String()), nil
@@ -740,7 +740,7 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 
 // noBinary is the error for a tmux binary that cannot be run.
 func (s *Server) noBinary(err error) error {
-	return &Error{Code: CodeServerUnavailable, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + " (set LIBTMUX_TMUX_BIN or --tmux): " + err.Error(), Err: err}
+	return &Error{Kind: KindNoServer, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + ": " + err.Error(), Remedy: RemedyTmuxPath, Err: err}
 }
 
 // cleanEnv is this process's environment without TMUX and TMUX_PANE, so

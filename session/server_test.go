@@ -100,7 +100,7 @@ func TestCreateSessionRefusesBadInputBeforeIO(t *testing.T) {
 	} {
 		_, err := s.CreateSession(ctx, a)
 		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeInvalidArguments || e.Written {
+		if !errors.As(err, &e) || e.Kind != KindInvalid || e.Written {
 			t.Errorf("%+v: got %v, want invalid_arguments with nothing written", a, err)
 		}
 	}
@@ -120,7 +120,7 @@ func TestTeardownOwnership(t *testing.T) {
 	gen := own.Generation
 	refused := func(err error) bool {
 		var e *Error
-		return errors.As(err, &e) && e.Code == CodeOwnershipRequired && !e.Written
+		return errors.As(err, &e) && e.Kind == KindNotOwned && !e.Written
 	}
 	// Quiesce: a round trip puts the notifications of the create through
 	// the model and a listing resyncs it, so no background resync is
@@ -213,7 +213,7 @@ func TestHealsAfterServerRestart(t *testing.T) {
 	// A call right now either fails cleanly or finds no server.
 	if _, err := s.Sessions(ctx); err != nil {
 		var e *Error
-		if !errors.As(err, &e) || (e.Code != CodeConnectionLost && e.Code != CodeServerUnavailable) {
+		if !errors.As(err, &e) || (e.Kind != KindConnLost && e.Kind != KindNoServer) {
 			t.Fatalf("got %v, want connection_lost or server_unavailable", err)
 		}
 	}
@@ -425,7 +425,7 @@ func TestTmuxMissingOrSocketUnusable(t *testing.T) {
 		func() error { _, err := s.Sessions(ctx); return err }(),
 		func() error { _, err := s.CreateSession(ctx, CreateSessionArgs{}); return err }(),
 	} {
-		if !isCode(err, CodeServerUnavailable) || !strings.Contains(err.Error(), "/nonexistent/tmux-binary") {
+		if !isKind(err, KindNoServer) || !strings.Contains(err.Error(), "/nonexistent/tmux-binary") {
 			t.Errorf("missing binary: got %v, want server_unavailable naming it", err)
 		}
 	}
@@ -434,7 +434,7 @@ func TestTmuxMissingOrSocketUnusable(t *testing.T) {
 	m2 := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
 	defer m2.Close()
 	_, err := m2.Server(Socket{Path: "/proc/tmcp-no-such-dir/sock"}).CreateSession(ctx, CreateSessionArgs{})
-	if !isCode(err, CodeServerUnavailable) || !strings.Contains(err.Error(), "/proc/tmcp-no-such-dir/sock") {
+	if !isKind(err, KindNoServer) || !strings.Contains(err.Error(), "/proc/tmcp-no-such-dir/sock") {
 		t.Fatalf("unusable socket directory: got %v", err)
 	}
 	t.Logf("%v", err)

@@ -171,7 +171,7 @@ func (h *sshHost) ensure(ctx context.Context) error {
 	closed := h.closed
 	h.mu.Unlock()
 	if closed {
-		return errorf(CodeServerUnavailable, false, "the ssh connection to %s is closed", h.dest)
+		return errorf(KindNoServer, false, "the ssh connection to %s is closed", h.dest)
 	}
 	if h.masterUp() {
 		return nil
@@ -198,7 +198,7 @@ func (h *sshHost) ensure(ctx context.Context) error {
 				msg = "no answer within " + h.timeout.String()
 			}
 		}
-		return &Error{Code: CodeServerUnavailable, Msg: "ssh " + h.dest + ": " + msg, Err: err}
+		return &Error{Kind: KindNoServer, Msg: "ssh " + h.dest + ": " + msg, Err: err}
 	}
 	h.masters.Add(1)
 	return nil

@@ -131,7 +131,7 @@ func TestSSHWatcherAndChannel(t *testing.T) {
 
 	err := s.WaitForChannel(ctx, "never", 200*time.Millisecond)
 	var se *Error
-	if !errors.As(err, &se) || se.Code != CodeDeadline {
+	if !errors.As(err, &se) || se.Kind != KindDeadline {
 		t.Fatalf("WaitForChannel of a silent channel: got %v, want deadline", err)
 	}
 	waitFor(t, "the timed-out wait-for to end on the remote host", func() bool { return !remoteWaitFor(e, "never") })
@@ -232,7 +232,7 @@ func TestSSHFailures(t *testing.T) {
 			defer m.Close()
 			_, err = m.Server(Socket{Name: fx.Socket}).Windows(testCtx(t), "")
 			var se *Error
-			if !errors.As(err, &se) || se.Code != CodeServerUnavailable || !strings.Contains(se.Msg, tt.words) || !se.Retryable() {
+			if !errors.As(err, &se) || se.Kind != KindNoServer || !strings.Contains(se.Msg, tt.words) || !se.Retryable() {
 				t.Fatalf("got %v, want a retryable server_unavailable saying %q", err, tt.words)
 			}
 			t.Logf("answer: %v", err)
@@ -339,7 +339,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 		select {
 		case err := <-results:
 			var se *Error
-			if !errors.As(err, &se) || se.Code != CodeConnectionLost {
+			if !errors.As(err, &se) || se.Kind != KindConnLost {
 				t.Errorf("a wait in flight: got %v, want connection_lost", err)
 			}
 		case <-time.After(bound):
@@ -442,7 +442,7 @@ func TestSSHStartDirectory(t *testing.T) {
 	}
 	_, err := e.srv.CreateSession(ctx, CreateSessionArgs{SpawnArgs: SpawnArgs{StartDirectory: filepath.Join(abs, "missing")}})
 	var se *Error
-	if !errors.As(err, &se) || se.Code != CodeInvalidArguments || se.Written {
+	if !errors.As(err, &se) || se.Kind != KindInvalid || se.Written {
 		t.Fatalf("a missing start directory: got %v, want invalid_arguments with no effects", err)
 	}
 }
@@ -466,7 +466,7 @@ func TestSSHHostDownAndBack(t *testing.T) {
 		start := time.Now()
 		_, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{})
 		var se *Error
-		if !errors.As(err, &se) || se.Code != CodeServerUnavailable || !se.Retryable() {
+		if !errors.As(err, &se) || se.Kind != KindNoServer || !se.Retryable() {
 			t.Fatalf("a call while the host is down: got %v, want a retryable server_unavailable", err)
 		}
 		if d := time.Since(start); d > 15*time.Second {

@@ -37,7 +37,7 @@ func (ref PaneRef) target() string {
 }
 
 // ResolvePane returns the id of the pane ref names. A zero ref is
-// target_required, unless fallback is set: read-only tools then read the
+// [KindNoTarget], unless fallback is set: read-only tools then read the
 // active pane of the first session, and say which pane they read.
 func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
 	if ref.PaneID != "" && strings.HasPrefix(ref.PaneID, "%") && ref.WindowID == "" && ref.SessionID == "" && ref.SessionName == "" {
@@ -48,14 +48,14 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (s
 	t := ref.target()
 	if t == "" {
 		if !fallback {
-			return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+			return "", errorf(KindNoTarget, false, "no target given: a pane, window or session is needed").fix(RemedyPane)
 		}
 		sessions, err := s.Sessions(ctx)
 		if err != nil {
 			return "", err
 		}
 		if len(sessions) == 0 {
-			return "", errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
+			return "", errorf(KindNotFound, false, "no tmux sessions on socket %s", s.sock)
 		}
 		// The oldest session, as libtmux-mcp picks it.
 		oldest := sessions[0]

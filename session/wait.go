@@ -92,7 +92,7 @@ func compile(patterns []string, regex, matchCase bool) (matcher, error) {
 			}
 			re, err := regexp.Compile(p)
 			if err != nil {
-				return nil, errorf(CodeInvalidArguments, false, "bad regular expression %q: %v", p, err)
+				return nil, errorf(KindInvalid, false, "bad regular expression %q: %v", p, err)
 			}
 			m = append(m, re.MatchString)
 			continue
@@ -160,7 +160,7 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
 	if len(f) != 3 || f[0] != pane {
-		return entryState{}, errorf(CodeNotFound, true, "can't find pane: %s", pane)
+		return entryState{}, errorf(KindNotFound, true, "can't find pane: %s", pane)
 	}
 	// Rows as a person reads them: -J keeps the blanks a full-screen
 	// program drew at the end of its rows.
@@ -202,7 +202,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	switch a.Since {
 	case "", SinceInput, SinceStart, SinceScreen:
 	default:
-		return WaitResult{}, errorf(CodeInvalidArguments, false, "since must be input, start or screen, not %q", a.Since)
+		return WaitResult{}, errorf(KindInvalid, false, "unknown start %q for a wait: want input, start or screen", a.Since)
 	}
 	interval := a.Interval
 	if interval <= 0 {
@@ -353,9 +353,9 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			// The client ended: because the pane's session went with the
 			// pane, or for a reason that leaves the pane running.
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+				return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 			}
-			return WaitResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+			return WaitResult{}, errorf(KindConnLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
 		if len(r.Data) > 0 {
 			w.res.SawNewOutput = true
@@ -372,7 +372,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		}
 		if screen {
 			if r.Gone {
-				return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+				return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 			}
 			e, err := s.readEntry(ctx, pane)
 			if err != nil {
@@ -403,7 +403,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			return done(outcome)
 		}
 		if r.Gone {
-			return WaitResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 		}
 		// The partial line stays in text and is matched again once more of
 		// it has arrived.
@@ -586,12 +586,12 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		cursor = r.Next
 		if r.ConnLost {
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+				return QuietResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 			}
-			return QuietResult{}, errorf(CodeConnectionLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+			return QuietResult{}, errorf(KindConnLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
 		if r.Gone {
-			return QuietResult{}, errorf(CodeNotFound, true, "pane %s exited while waiting", pane)
+			return QuietResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 		}
 		if len(r.Data) > 0 {
 			res.Changed = true

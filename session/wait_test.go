@@ -116,10 +116,10 @@ func TestWaitForTextOutcomes(t *testing.T) {
 		t.Fatalf("any output: got %+v %v", r, err)
 	}
 
-	if _, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"("}, Regex: true, Timeout: time.Second}); !isCode(err, CodeInvalidArguments) {
+	if _, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"("}, Regex: true, Timeout: time.Second}); !isKind(err, KindInvalid) {
 		t.Fatalf("bad regex: got %v", err)
 	}
-	if _, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: "%9999"}, Patterns: []string{"x"}, Timeout: time.Second}); !isCode(err, CodeNotFound) {
+	if _, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: "%9999"}, Patterns: []string{"x"}, Timeout: time.Second}); !isKind(err, KindNotFound) {
 		t.Fatalf("missing pane: got %v", err)
 	}
 
@@ -128,14 +128,14 @@ func TestWaitForTextOutcomes(t *testing.T) {
 	fx.NewSession(t, "keep") // so the server outlives the pane
 	_, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"never-printed"}, Timeout: 20 * time.Second})
 	<-sent
-	if !isCode(err, CodeNotFound) || !strings.Contains(err.Error(), "exited") {
+	if !isKind(err, KindNotFound) || !strings.Contains(err.Error(), "exited") {
 		t.Fatalf("pane exit: got %v", err)
 	}
 }
 
-func isCode(err error, code string) bool {
+func isKind(err error, kind Kind) bool {
 	var e *Error
-	return errors.As(err, &e) && e.Code == code
+	return errors.As(err, &e) && e.Kind == kind
 }
 
 func TestCaptureSince(t *testing.T) {
@@ -195,7 +195,7 @@ func TestCaptureSince(t *testing.T) {
 	foreign := strings.TrimSuffix(r2.Cursor, cursorIssuer) + "0123456789ab"
 	old := strings.TrimSuffix(r2.Cursor, ":"+cursorIssuer)
 	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4:" + cursorIssuer, foreign, old} {
-		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isCode(err, CodeInvalidArguments) {
+		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isKind(err, KindInvalid) {
 			t.Errorf("cursor %q: got %v", bad, err)
 		}
 	}
@@ -235,7 +235,7 @@ func TestChannels(t *testing.T) {
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
 	fx.NewSession(t, "main")
-	if err := s.WaitForChannel(ctx, "never", 50*time.Millisecond); !isCode(err, CodeDeadline) {
+	if err := s.WaitForChannel(ctx, "never", 50*time.Millisecond); !isKind(err, KindDeadline) {
 		t.Fatalf("timeout: got %v", err)
 	}
 	errc := make(chan error, 1)

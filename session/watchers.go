@@ -126,7 +126,7 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func()
 		defer s.mu.Unlock()
 		if s.closed {
 			go s.closeClient(ref.conn())
-			return nil, errorf(CodeServerUnavailable, false, "the session layer is closed")
+			return nil, errorf(KindNoServer, false, "the session layer is closed")
 		}
 		if s.watchers == nil {
 			s.watchers = make(map[string]*watcher)
@@ -200,7 +200,7 @@ func (s *Server) sessionOfPane(ctx context.Context, pane string) (string, error)
 		return "", err
 	}
 	if len(rs[0].Lines) != 1 {
-		return "", errorf(CodeNotFound, true, "can't find pane: %s", pane)
+		return "", errorf(KindNotFound, true, "can't find pane: %s", pane)
 	}
 	return rs[0].Lines[0], nil
 }
