@@ -9,25 +9,15 @@ import (
 )
 
 // Reading panes: their text, their state, and format strings expanded
-// against them. Every read is one round trip (plus one, served from the
-// model, when a read-only tool falls back to a default pane).
+// against them. Every read is one round trip.
 //
 // capture-pane output is raw: a pane can show a line such as "%end 1 2 1"
 // or "%exit". The control-mode engine closes a reply only on the guard
 // that matches its %begin, so such lines arrive here as text.
 
-// readTarget returns the target a read addresses: ref's, or with fallback
-// and a zero ref, the id of the default pane (see [Server.ResolvePane]).
-func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
-	if t := ref.target(); t != "" {
-		return t, nil
-	}
-	return s.ResolvePane(ctx, ref, fallback)
-}
-
-// inputTarget returns the target of an operation that writes to a pane:
-// never a default.
-func inputTarget(ref PaneRef) (string, error) {
+// paneTarget returns the tmux target of the pane ref names, or
+// target_required for a zero ref: session never picks a default pane.
+func paneTarget(ref PaneRef) (string, error) {
 	if t := ref.target(); t != "" {
 		return t, nil
 	}
@@ -142,11 +132,11 @@ func trimBlankTail(lines []string) []string {
 	return lines[:n]
 }
 
-// Capture returns the text of the pane ref names (with fallback, of the
-// default pane when ref is zero) and that pane's id, in one round trip.
+// Capture returns the text of the pane ref names and that pane's id, in
+// one round trip.
 // Trailing empty lines are dropped.
-func (s *Server) Capture(ctx context.Context, ref PaneRef, fallback bool, a CaptureArgs) (paneID string, lines []string, err error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+func (s *Server) Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneID string, lines []string, err error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", nil, err
 	}
@@ -187,10 +177,9 @@ func snapshotFields() []field[PaneSnapshot] {
 }
 
 // Snapshot returns the screen, cursor, geometry, mode and history of the
-// pane ref names (with fallback, of the default pane when ref is zero) in
-// one round trip.
-func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (PaneSnapshot, error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+// pane ref names in one round trip.
+func (s *Server) Snapshot(ctx context.Context, ref PaneRef) (PaneSnapshot, error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
@@ -247,10 +236,9 @@ func (s *Server) CapturePanes(ctx context.Context, scope PaneScope, a CaptureArg
 	return out, nil
 }
 
-// PaneAt returns the pane ref names (with fallback, the default pane when
-// ref is zero), read fresh in one round trip.
-func (s *Server) PaneAt(ctx context.Context, ref PaneRef, fallback bool) (Pane, error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+// PaneAt returns the pane ref names, read fresh in one round trip.
+func (s *Server) PaneAt(ctx context.Context, ref PaneRef) (Pane, error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -261,12 +249,11 @@ func (s *Server) PaneAt(ctx context.Context, ref PaneRef, fallback bool) (Pane, 
 	return s.paneOf(rs[0], t)
 }
 
-// DisplayMessage expands format against the pane ref names (with
-// fallback, the default pane when ref is zero) and returns that pane's id
-// and the expansion's lines. The caller vets format: tmux runs #(...) jobs
+// DisplayMessage expands format against the pane ref names and returns
+// that pane's id and the expansion's lines. The caller vets format: tmux runs #(...) jobs
 // and re-expands #{E:...} values.
-func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool, format string) (paneID string, lines []string, err error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, format string) (paneID string, lines []string, err error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", nil, err
 	}
@@ -289,10 +276,9 @@ func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool,
 	return paneID, lines, nil
 }
 
-// WindowPanes returns the panes of the window w names (with fallback, the
-// first session's current window when w names no session), read fresh.
-func (s *Server) WindowPanes(ctx context.Context, w WindowRef, fallback bool) ([]Pane, error) {
-	t, err := s.windowTarget(ctx, w, fallback)
+// WindowPanes returns the panes of the window w names, read fresh.
+func (s *Server) WindowPanes(ctx context.Context, w WindowRef) ([]Pane, error) {
+	t, err := s.windowTarget(ctx, w)
 	if err != nil {
 		return nil, err
 	}

@@ -25,17 +25,16 @@ func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
 
 // windowTarget returns the tmux target of the window ref names. A session
 // is named by id: a name is looked up in the model first, since tmux reads
-// a bare "=name" as a window name in some commands. Without a session, a
-// window index or a bare call needs fallback (read-only tools), which
-// takes the oldest session; otherwise it is target_required.
-func (s *Server) windowTarget(ctx context.Context, ref WindowRef, fallback bool) (string, error) {
+// a bare "=name" as a window name in some commands. A ref that names
+// neither a window id nor a session is target_required.
+func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error) {
 	if ref.WindowID != "" {
 		return ref.WindowID, nil
 	}
 	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
 		return "", errorf(CodeInvalidArguments, false, "window_index %q is not a number", ref.WindowIndex)
 	}
-	if ref.SessionID == "" && ref.SessionName == "" && !fallback {
+	if ref.SessionID == "" && ref.SessionName == "" {
 		if ref.WindowIndex != "" {
 			return "", errorf(CodeTargetRequired, false, "window_index %s needs session_name or session_id", ref.WindowIndex)
 		}
@@ -77,10 +76,9 @@ func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error)
 	return rows[0], nil
 }
 
-// Window returns the window ref names, read fresh in one round trip. With
-// fallback, a zero ref reads the current window of the oldest session.
-func (s *Server) Window(ctx context.Context, ref WindowRef, fallback bool) (Window, error) {
-	t, err := s.windowTarget(ctx, ref, fallback)
+// Window returns the window ref names, read fresh in one round trip.
+func (s *Server) Window(ctx context.Context, ref WindowRef) (Window, error) {
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}
@@ -94,7 +92,7 @@ func (s *Server) Window(ctx context.Context, ref WindowRef, fallback bool) (Wind
 // windowOp runs cmd on the window ref names and reads the window back on
 // the same line.
 func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target string) controlmode.Command) (Window, error) {
-	t, err := s.windowTarget(ctx, ref, false)
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}
@@ -193,7 +191,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	args = append(args, spawn...)
 	t := pane
 	if t == "" {
-		if t, err = s.windowTarget(ctx, ref, false); err != nil {
+		if t, err = s.windowTarget(ctx, ref); err != nil {
 			return Pane{}, err
 		}
 	}
@@ -332,7 +330,7 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 	if index != "" && !isDigits(index) {
 		return Window{}, errorf(CodeInvalidArguments, false, "destination_index %q is not a number", index)
 	}
-	t, err := s.windowTarget(ctx, ref, false)
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}

@@ -82,7 +82,7 @@ func TestSSHCore(t *testing.T) {
 	if err != nil || r.ExitStatus != 1 || strings.Join(r.Output, ",") != "a,b" {
 		t.Fatalf("RunCommand: got %+v, %v; want status 1, output a,b", r, err)
 	}
-	_, lines, err := s.Capture(ctx, pane, false, CaptureArgs{})
+	_, lines, err := s.Capture(ctx, pane, CaptureArgs{})
 	if err != nil || !strings.Contains(strings.Join(lines, "\n"), "over-42") {
 		t.Fatalf("Capture: got %q, %v", lines, err)
 	}
@@ -338,7 +338,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	sent := make(chan error, m)
 	for range m {
 		go func() {
-			_, _, err := s.Capture(ctx, pane, false, CaptureArgs{})
+			_, _, err := s.Capture(ctx, pane, CaptureArgs{})
 			sent <- err
 		}()
 	}
@@ -368,7 +368,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	// Calls work again, over a new connection.
 	deadline := time.Now().Add(bound)
 	for {
-		_, lines, err := s.Capture(ctx, pane, false, CaptureArgs{})
+		_, lines, err := s.Capture(ctx, pane, CaptureArgs{})
 		if err == nil && lines != nil {
 			break
 		}
@@ -473,7 +473,7 @@ func TestSSHHostDownAndBack(t *testing.T) {
 	waitFor(t, "the control client to end", func() bool { return !e.srv.ConnStats().Connected })
 	for range 3 {
 		start := time.Now()
-		_, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{})
+		_, _, err := e.srv.Capture(ctx, pane, CaptureArgs{})
 		var se *Error
 		if !errors.As(err, &se) || se.Code != CodeServerUnavailable || !se.Retryable() {
 			t.Fatalf("a call while the host is down: got %v, want a retryable server_unavailable", err)
@@ -484,7 +484,7 @@ func TestSSHHostDownAndBack(t *testing.T) {
 		t.Logf("while down: %v", err)
 	}
 	e.proxy.Refuse(false)
-	if _, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{}); err != nil {
+	if _, _, err := e.srv.Capture(ctx, pane, CaptureArgs{}); err != nil {
 		t.Fatalf("the first call once the host is back: %v", err)
 	}
 }

@@ -37,34 +37,18 @@ func (ref PaneRef) target() string {
 }
 
 // ResolvePane returns the id of the pane ref names. A zero ref is
-// target_required, unless fallback is set: read-only tools then read the
-// active pane of the first session, and say which pane they read.
-func (s *Server) ResolvePane(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
+// target_required: which pane a call that names none should use is the
+// caller's policy (the mcp read tools take the oldest session's active
+// pane, through [Server.LookupSession]).
+func (s *Server) ResolvePane(ctx context.Context, ref PaneRef) (string, error) {
 	if ref.PaneID != "" && strings.HasPrefix(ref.PaneID, "%") && ref.WindowID == "" && ref.SessionID == "" && ref.SessionName == "" {
 		if p, ok := s.model.paneByID(ref.PaneID); ok {
 			return p.ID, nil
 		}
 	}
-	t := ref.target()
-	if t == "" {
-		if !fallback {
-			return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
-		}
-		sessions, err := s.Sessions(ctx)
-		if err != nil {
-			return "", err
-		}
-		if len(sessions) == 0 {
-			return "", errorf(CodeNotFound, false, "no tmux sessions on socket %s", s.sock)
-		}
-		// The oldest session, as libtmux-mcp picks it.
-		oldest := sessions[0]
-		for _, x := range sessions[1:] {
-			if atoi(x.ID[1:]) < atoi(oldest.ID[1:]) {
-				oldest = x
-			}
-		}
-		return oldest.ActivePane, nil
+	t, err := paneTarget(ref)
+	if err != nil {
+		return "", err
 	}
 	rs, err := s.exec(ctx, paneIDCommand(t))
 	if err != nil {
