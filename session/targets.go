@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"strings"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // PaneRef names a pane the way the MCP tools do: by pane id, else the
@@ -61,3 +63,180 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef) (string, error) {
 // (new-window -n, rename-window, rename-session, new-session -s and -n):
 // every # doubled, so the name is exactly s.
 func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }
+
+// paneTarget returns the tmux target of the pane ref names, or
+// target_required for a zero ref: session never picks a default pane.
+func paneTarget(ref PaneRef) (string, error) {
+	if t := ref.target(); t != "" {
+		return t, nil
+	}
+	return "", errorf(CodeTargetRequired, false, "no target given: name a pane_id, window_id, session_id or session_name")
+}
+
+// paneIDCommand prints the id of the pane target names. It does not fail
+// on a missing target (display-message prints an empty line, which
+// paneIDOf answers not_found): the commands after it on a line still run,
+// so each must fail on a missing pane by itself, or be cleaned up after
+// (as PasteText does with its buffer).
+func paneIDCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, "#{pane_id}")
+}
+
+// paneIDOf reads the reply of paneIDCommand.
+func paneIDOf(r controlmode.Reply, target string) (string, error) {
+	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "%") {
+		return "", errorf(CodeNotFound, true, "can't find pane: %s", target)
+	}
+	return r.Lines[0], nil
+}
+
+// onPane runs cmds on one line and returns the id of the pane target t
+// names and the replies of cmds. The first of cmds must act on that pane
+// and fail when it is missing, as send-keys, capture-pane, pipe-pane and
+// clear-history do (display-message does not), so that nothing after it
+// runs. A target that is not a pane id is looked up on the same line
+// first (paneIDCommand), for the id the caller answers with. A pane id is
+// that answer already: one command less for tmux, about 10 µs of its CPU
+// on every send_keys or capture_pane.
+func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Command) (string, []controlmode.Reply, error) {
+	if isPaneID(t) {
+		rs, err := s.exec(ctx, cmds...)
+		if err != nil {
+			return "", nil, err
+		}
+		return t, rs, nil
+	}
+	rs, err := s.exec(ctx, append([]controlmode.Command{paneIDCommand(t)}, cmds...)...)
+	if err != nil {
+		return "", nil, err
+	}
+	id, err := paneIDOf(rs[0], t)
+	if err != nil {
+		return "", nil, err
+	}
+	return id, rs[1:], nil
+}
+
+// isPaneID reports whether t is a pane id, %N, which tmux resolves to
+// that pane or to nothing.
+func isPaneID(t string) bool {
+	if len(t) < 2 || t[0] != '%' {
+		return false
+	}
+	for _, c := range t[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// paneInfoCommand prints one row of the pane format for target.
+func (s *Server) paneInfoCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.format)
+}
+
+// paneOf reads the reply of paneInfoCommand.
+func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
+	ps, ok := s.fmts.panes.parse(s.release(), r.Lines)
+	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
+		// display-message prints empty fields, not an error, for some
+		// targets it cannot find (a missing window, in 3.3a).
+		return Pane{}, errorf(CodeNotFound, true, "can't find pane: %s", target)
+	}
+	return ps[0], nil
+}
+
+// WindowRef names a window the way the MCP tools do: by window id, else by
+// index in the session named, else the current window of the session
+// named. The zero WindowRef names no window.
+type WindowRef struct {
+	WindowID    string
+	WindowIndex string
+	SessionID   string
+	SessionName string
+}
+
+// IsZero reports whether ref names nothing.
+func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
+
+// windowTarget returns the tmux target of the window ref names. A session
+// is named by id: a name is looked up in the model first, since tmux reads
+// a bare "=name" as a window name in some commands. A ref that names
+// neither a window id nor a session is target_required.
+func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error) {
+	if ref.WindowID != "" {
+		return ref.WindowID, nil
+	}
+	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
+		return "", errorf(CodeInvalidArguments, false, "window_index %q is not a number", ref.WindowIndex)
+	}
+	if ref.SessionID == "" && ref.SessionName == "" {
+		if ref.WindowIndex != "" {
+			return "", errorf(CodeTargetRequired, false, "window_index %s needs session_name or session_id", ref.WindowIndex)
+		}
+		return "", errorf(CodeTargetRequired, false, "no target given: name a window_id, or a session_name or session_id")
+	}
+	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
+	if err != nil {
+		return "", err
+	}
+	return sess.ID + ":" + ref.WindowIndex, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// readWindow is the command that prints target's window as one row: the
+// row of its active pane, whose pane_id is the window's active pane. Not
+// display-message, which does not fail on a target it cannot find: it
+// prints empty fields for @999 and the current window for $1:999.
+func (s *Server) readWindow(target string) controlmode.Command {
+	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.format)
+}
+
+// parseWindow reads readWindow's reply.
+func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
+	rows, ok := s.fmts.windows.parse(s.release(), r.Lines)
+	if !ok || len(rows) != 1 || rows[0].ID == "" {
+		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)
+	}
+	return rows[0], nil
+}
+
+// scopeTarget returns the tmux target for target in scope. A session
+// name is matched exactly, never as a prefix or pattern: "=name:" (these
+// commands take a pane target, where a bare "=name" finds nothing).
+func scopeTarget(scope, target string) string {
+	if scope == ScopeSession && !strings.HasPrefix(target, "$") {
+		return sessionNameTarget(target)
+	}
+	return target
+}
+
+// sessionNameTarget is the exact-match target of session name for
+// commands whose -t is a pane or window: "=name:".
+func sessionNameTarget(name string) string {
+	return "=" + name + ":"
+}
+
+// envTarget returns the flags that select the environment of session id
+// or name, or the global one when both are empty.
+func envTarget(id, name string) []string {
+	switch {
+	case id != "":
+		return []string{"-t", id}
+	case name != "":
+		return []string{"-t", "=" + name}
+	}
+	return []string{"-g"}
+}
