@@ -163,7 +163,7 @@ func (s *Server) PaneAt(ctx context.Context, ref PaneRef) (Pane, error) {
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[0], t)
+	return s.paneInfoOf(rs[0], t)
 }
 
 // DisplayMessage expands format against the pane ref names and returns

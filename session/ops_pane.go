@@ -330,7 +330,7 @@ func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction
 		if err != nil {
 			return Pane{}, err
 		}
-		return s.paneOf(rs[1], wt)
+		return s.paneInfoOf(rs[1], wt)
 	}
 	if direction != DirNext && direction != DirPrevious {
 		return Pane{}, errorf(CodeInvalidArguments, false, "unknown direction %q", direction)
@@ -362,7 +362,7 @@ func (s *Server) paneAction(ctx context.Context, target string, cmds ...controlm
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[len(rs)-1], target)
+	return s.paneInfoOf(rs[len(rs)-1], target)
 }
 
 // SwapPane swaps the panes src and dst (targets, normally pane ids) and
@@ -375,7 +375,7 @@ func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[1], src)
+	return s.paneInfoOf(rs[1], src)
 }
 
 // ResizePane sets the width and height (0 leaves one as it is) of the

@@ -16,11 +16,11 @@ func (s *Server) Window(ctx context.Context, ref WindowRef) (Window, error) {
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.exec(ctx, s.readWindow(t))
+	rs, err := s.exec(ctx, s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[0], t)
+	return s.windowInfoOf(rs[0], t)
 }
 
 // windowOp runs cmd on the window ref names and reads the window back on
@@ -30,11 +30,11 @@ func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target st
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, cmd(t), s.readWindow(t))
+	rs, err := s.change(ctx, cmd(t), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[1], t)
+	return s.windowInfoOf(rs[1], t)
 }
 
 // NewWindowArgs are the arguments of [Server.NewWindow].
@@ -78,7 +78,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[0], session)
+	return s.windowInfoOf(rs[0], session)
 }
 
 // SplitArgs are the arguments of [Server.SplitWindow].
@@ -237,11 +237,11 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 		return Window{}, err
 	}
 	t := sess.ID + ":"
-	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.readWindow(t))
+	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[1], t)
+	return s.windowInfoOf(rs[1], t)
 }
 
 // KillWindow kills window id. When that ends the session the control
@@ -281,11 +281,11 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		dst = sess.ID
 	}
 	// The window's id and session, for the destination and the read-back.
-	rs, err := s.exec(ctx, s.readWindow(t))
+	rs, err := s.exec(ctx, s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	src, err := s.parseWindow(rs[0], t)
+	src, err := s.windowInfoOf(rs[0], t)
 	if err != nil {
 		return Window{}, err
 	}
@@ -298,11 +298,11 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 	}
 	rs, err = s.change(ctx,
 		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
-		s.readWindow(wid))
+		s.windowInfoCommand(wid))
 	if err != nil {
 		return Window{}, err
 	}
-	w, err := s.parseWindow(rs[1], wid)
+	w, err := s.windowInfoOf(rs[1], wid)
 	if err != nil {
 		return Window{}, err
 	}

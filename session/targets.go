@@ -7,6 +7,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
+// Naming things to tmux: the refs the tools pass in, the target strings
+// they become, and the commands that resolve a target to a pane or window
+// on the same line as the work. Session names are always matched exactly.
+
 // PaneRef names a pane the way the MCP tools do: by pane id, else the
 // active pane of the window or session named. The zero PaneRef names no
 // pane.
@@ -33,7 +37,7 @@ func (ref PaneRef) target() string {
 		// "=" asks for the exact name, never a prefix or pattern; the ":"
 		// makes it a session, since a bare "=name" is first looked up as a
 		// window of the control client's own session.
-		return "=" + ref.SessionName + ":"
+		return sessionNameTarget(ref.SessionName)
 	}
 	return ""
 }
@@ -96,8 +100,8 @@ func paneIDOf(r controlmode.Reply, target string) (string, error) {
 // clear-history do (display-message does not), so that nothing after it
 // runs. A target that is not a pane id is looked up on the same line
 // first (paneIDCommand), for the id the caller answers with. A pane id is
-// that answer already: one command less for tmux, about 10 µs of its CPU
-// on every send_keys or capture_pane.
+// that answer already, which spares tmux a command on every send or
+// capture.
 func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Command) (string, []controlmode.Reply, error) {
 	if isPaneID(t) {
 		rs, err := s.exec(ctx, cmds...)
@@ -136,8 +140,8 @@ func (s *Server) paneInfoCommand(target string) controlmode.Command {
 	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.format)
 }
 
-// paneOf reads the reply of paneInfoCommand.
-func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
+// paneInfoOf reads the reply of paneInfoCommand.
+func (s *Server) paneInfoOf(r controlmode.Reply, target string) (Pane, error) {
 	ps, ok := s.fmts.panes.parse(s.release(), r.Lines)
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
@@ -184,6 +188,7 @@ func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error
 	return sess.ID + ":" + ref.WindowIndex, nil
 }
 
+// isDigits reports whether s is a non-empty run of ASCII digits.
 func isDigits(s string) bool {
 	if s == "" {
 		return false
@@ -196,16 +201,16 @@ func isDigits(s string) bool {
 	return true
 }
 
-// readWindow is the command that prints target's window as one row: the
-// row of its active pane, whose pane_id is the window's active pane. Not
+// windowInfoCommand prints target's window as one row: the row of its
+// active pane, whose pane_id is the window's active pane. Not
 // display-message, which does not fail on a target it cannot find: it
 // prints empty fields for @999 and the current window for $1:999.
-func (s *Server) readWindow(target string) controlmode.Command {
+func (s *Server) windowInfoCommand(target string) controlmode.Command {
 	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.format)
 }
 
-// parseWindow reads readWindow's reply.
-func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
+// windowInfoOf reads the reply of windowInfoCommand.
+func (s *Server) windowInfoOf(r controlmode.Reply, target string) (Window, error) {
 	rows, ok := s.fmts.windows.parse(s.release(), r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Window{}, errorf(CodeNotFound, true, "can't find window: %s", target)

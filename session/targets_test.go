@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -63,5 +64,37 @@ func TestWaitArgsCheck(t *testing.T) {
 				t.Fatalf("got %v, want invalid_arguments", err)
 			}
 		})
+	}
+}
+
+// TestTargetStrings pins the tmux target each ref or scope becomes: a
+// session name is exact ("=" never lets tmux match a prefix) and, where -t
+// is a pane or window, ends in ":" so tmux reads it as a session.
+func TestTargetStrings(t *testing.T) {
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"pane id wins", PaneRef{PaneID: "%3", WindowID: "@1", SessionName: "a"}.target(), "%3"},
+		{"window id", PaneRef{WindowID: "@1", SessionID: "$2"}.target(), "@1"},
+		{"session id", PaneRef{SessionID: "$2", SessionName: "a"}.target(), "$2"},
+		{"session name", PaneRef{SessionName: "a"}.target(), "=a:"},
+		{"nothing", PaneRef{}.target(), ""},
+		{"scope session name", scopeTarget(ScopeSession, "a"), "=a:"},
+		{"scope session id", scopeTarget(ScopeSession, "$2"), "$2"},
+		{"scope window", scopeTarget(ScopeWindow, "@1"), "@1"},
+		{"env by id", strings.Join(envTarget("$2", "a"), " "), "-t $2"},
+		{"env by name", strings.Join(envTarget("", "a"), " "), "-t =a"},
+		{"env global", strings.Join(envTarget("", ""), " "), "-g"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Fatalf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+	for id, want := range map[string]bool{"%0": true, "%12": true, "%": false, "%1a": false, "@1": false, "1": false} {
+		if got := isPaneID(id); got != want {
+			t.Errorf("isPaneID(%q): got %v, want %v", id, got, want)
+		}
 	}
 }
