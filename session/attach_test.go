@@ -35,7 +35,7 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 func TestAttachesWaitForOtherProcesses(t *testing.T) {
 	fx, churner := newTestServer(t)
 	base := fx.NewSession(t, "base", "cat")
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	attacher := m.Server(Socket{Name: fx.Socket})
 	attachDuringChurn(t, fx, base, churner, attacher, func(int) []controlmode.Command {
@@ -99,7 +99,7 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Dir(s.sock.File())
+	dir := filepath.Dir(s.SocketFile())
 	holdFlock(t, dir)
 	holdFlock(t, filepath.Join(dir, turnstileName))
 	shortGateWait(t, 50*time.Millisecond)

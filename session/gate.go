@@ -43,7 +43,7 @@ import (
 // on without it: a process stuck while holding the lock must not stop
 // every other one.
 type crashGate struct {
-	sock   Socket
+	file   string       // the socket file; "" when unknown: the gate then holds this process only
 	remote bool         // the socket is on another host: the gate holds this process only
 	rw     sync.RWMutex // the gate within this process
 
@@ -172,10 +172,10 @@ func lockAlone(name string) *os.File {
 // server to attach to, and a turnstile that cannot be created (a directory
 // not ours to write) leaves attaches to take their chances. g.mu is held.
 func (g *crashGate) open() {
-	if g.closed || g.remote {
+	if g.closed || g.remote || g.file == "" {
 		return
 	}
-	name := filepath.Dir(g.sock.File())
+	name := filepath.Dir(g.file)
 	if g.dir == nil {
 		if d, err := os.Open(name); err == nil {
 			g.dir = d

@@ -39,8 +39,8 @@ func TestLoneHoldersTakeTurns(t *testing.T) {
 // times; each must be had before gateWait gives it up.
 func loneWhileBusy(t *testing.T, n int, hold func(busy *crashGate)) {
 	t.Helper()
-	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
-	busy, lone := &crashGate{sock: sock}, &crashGate{sock: sock}
+	file := filepath.Join(t.TempDir(), "s")
+	busy, lone := &crashGate{file: file}, &crashGate{file: file}
 	defer busy.close()
 	defer lone.close()
 	shortGateWait(t, 3*time.Second)
@@ -77,12 +77,12 @@ func loneWhileBusy(t *testing.T, n int, hold func(busy *crashGate)) {
 // the lone holder goes on without it, and its abandoned wait, once it gets
 // the lock, lets it go at once instead of keeping everyone else out.
 func TestLoneWaitIsAbandoned(t *testing.T) {
-	sock := Socket{Path: filepath.Join(t.TempDir(), "s")}
-	g := &crashGate{sock: sock}
+	file := filepath.Join(t.TempDir(), "s")
+	g := &crashGate{file: file}
 	defer g.close()
 	g.rlock() // creates the turnstile
 	g.runlock()
-	name := filepath.Join(filepath.Dir(sock.File()), turnstileName)
+	name := filepath.Join(filepath.Dir(file), turnstileName)
 	stuck := holdFlock(t, name)
 	shortGateWait(t, 50*time.Millisecond)
 

@@ -71,7 +71,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main")
 	const deadline = time.Second
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", ReplyDeadline: deadline, Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), ReplyDeadline: deadline, Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	s := m.Server(Socket{Name: fx.Socket})
 	ctx := testCtx(t)

@@ -18,7 +18,7 @@ import (
 func TestKeysInModesNeverStallTheClient(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main")
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", ReplyDeadline: -1, Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), ReplyDeadline: -1, Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	s := m.Server(Socket{Name: fx.Socket})
 	if _, _, err := s.Capture(testCtx(t), PaneRef{SessionName: "main"}, CaptureArgs{}); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -65,7 +64,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
 		stop: make(chan struct{}),
-		gate: crashGate{sock: sock, remote: opts.Host != nil && opts.Host.remote()},
+		gate: crashGate{file: sock.File(opts.SocketDir), remote: opts.Host != nil && opts.Host.remote()},
 	}
 	s.model.reset()
 	s.wg.Add(1)
@@ -75,6 +74,10 @@ func newServer(opts *Options, sock Socket) *Server {
 
 // Socket returns the socket this Server talks to.
 func (s *Server) Socket() Socket { return s.sock }
+
+// SocketFile returns the path of the server's socket on this machine (see
+// [Socket.File]): "" for a named socket when [Options.SocketDir] is unset.
+func (s *Server) SocketFile() string { return s.sock.File(s.opts.SocketDir) }
 
 // Close ends the control client and every goroutine of the Server. Sessions
 // are left as they are.
@@ -386,6 +389,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 		Logger:         s.opts.Logger,
 		Pipes:          s.opts.Pipes,
 		ReplyTimeout:   s.opts.ReplyDeadline,
+		Env:            s.opts.Env,
 	})
 	if err != nil {
 		return nil, err
@@ -695,7 +699,7 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 		return "", "", err
 	}
 	defer cleanup()
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(s.opts.Env)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
@@ -736,16 +740,13 @@ func (s *Server) noBinary(err error) error {
 	return &Error{Code: CodeServerUnavailable, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + " (set LIBTMUX_TMUX_BIN or --tmux): " + err.Error(), Err: err}
 }
 
-// cleanEnv is this process's environment without TMUX and TMUX_PANE, so
-// tmux never thinks it is nested in the caller's session.
-func cleanEnv() []string {
-	env := []string{}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
+// procEnv returns the environment for a process started with env (an
+// [Options.Env]): nil, this process's, stays nil for os/exec to fill in.
+func procEnv(env []string) []string {
+	if env == nil {
+		return nil
 	}
-	return env
+	return controlmode.Unnested(env)
 }
 
 // Leave moves the control client to another session when it is attached

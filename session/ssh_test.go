@@ -42,7 +42,7 @@ func newSSHEnv(t testing.TB, rtt time.Duration, extra ...string) *sshEnv {
 	}
 	e.host = h.(*sshHost)
 	t.Cleanup(func() { h.Close() })
-	e.m = NewManager(&Options{Tmux: e.fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t), Host: h})
+	e.m = NewManager(&Options{Tmux: e.fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t), Host: h})
 	t.Cleanup(func() { e.m.Close() })
 	e.srv = e.m.Server(Socket{Name: e.fx.Socket})
 	return e
