@@ -36,7 +36,8 @@ type Options struct {
 	// Command. It must run a single-C client: `tmux ... -C ...`.
 	Argv []string
 	// Env is the client's environment. Nil means this process's. TMUX and
-	// TMUX_PANE are always removed, or tmux would refuse to nest.
+	// TMUX_PANE are always removed (see [Unnested]), or tmux would refuse
+	// to nest.
 	Env []string
 	// OnNotification, if set, is called on the reader goroutine for every
 	// notification, in order. It must not block: the reader is what keeps
@@ -260,12 +261,7 @@ func (c *Conn) spawn() error {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = []string{}
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	cmd.Env = Unnested(env)
 	cmd.Stderr = c.stderr
 	// Wait returns this long after the client exits even when another
 	// process still holds its stderr (an ssh master, which keeps the

@@ -199,7 +199,7 @@ func (b *TmuxBackend) guardSelfPane(ctx context.Context, srv *session.Server, pa
 	if self && pane == b.opts.SelfPane {
 		return "", selfPaneDenied(tool, pane)
 	}
-	id, err := srv.ResolvePane(ctx, session.PaneRef{PaneID: pane}, false)
+	id, err := srv.ResolvePane(ctx, session.PaneRef{PaneID: pane})
 	if err != nil {
 		return "", err
 	}

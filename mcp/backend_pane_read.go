@@ -113,7 +113,11 @@ func fallbackNote(ref session.PaneRef, id string) string {
 func (b *TmuxBackend) CapturePane(ctx context.Context, in CapturePaneIn) (Message, error) {
 	srv := b.server(in.Socket)
 	ref := paneRef(in.PaneTarget)
-	id, lines, err := srv.Capture(ctx, ref, true, session.CaptureArgs{Start: in.Start, End: in.End})
+	target, err := orDefaultPane(ctx, srv, ref)
+	if err != nil {
+		return Message{}, err
+	}
+	id, lines, err := srv.Capture(ctx, target, session.CaptureArgs{Start: in.Start, End: in.End})
 	if err != nil {
 		return Message{}, err
 	}
@@ -133,7 +137,11 @@ func (b *TmuxBackend) CapturePane(ctx context.Context, in CapturePaneIn) (Messag
 // SnapshotPane reads a pane's screen and state in one round trip.
 func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (PaneSnapshot, error) {
 	srv := b.server(in.Socket)
-	snap, err := srv.Snapshot(ctx, paneRef(in.PaneTarget), true)
+	ref, err := orDefaultPane(ctx, srv, paneRef(in.PaneTarget))
+	if err != nil {
+		return PaneSnapshot{}, err
+	}
+	snap, err := srv.Snapshot(ctx, ref)
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
@@ -256,7 +264,11 @@ func (b *TmuxBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (Search
 // GetPaneInfo describes one pane, read fresh.
 func (b *TmuxBackend) GetPaneInfo(ctx context.Context, in GetPaneInfoIn) (PaneInfo, error) {
 	srv := b.server(in.Socket)
-	p, err := srv.PaneAt(ctx, paneRef(in.PaneTarget), true)
+	ref, err := orDefaultPane(ctx, srv, paneRef(in.PaneTarget))
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	p, err := srv.PaneAt(ctx, ref)
 	if err != nil {
 		return PaneInfo{}, err
 	}
@@ -270,7 +282,11 @@ func (b *TmuxBackend) FindPaneByPosition(ctx context.Context, in FindPaneByPosit
 		return PaneInfo{}, invalidArguments("corner %q: want top-left, top-right, bottom-left or bottom-right", in.Corner)
 	}
 	srv := b.server(in.Socket)
-	panes, err := srv.WindowPanes(ctx, windowRef(in.WindowTarget), true)
+	w, err := orDefaultWindow(ctx, srv, windowRef(in.WindowTarget))
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	panes, err := srv.WindowPanes(ctx, w)
 	if err != nil {
 		return PaneInfo{}, err
 	}
@@ -312,7 +328,11 @@ func (b *TmuxBackend) DisplayMessage(ctx context.Context, in DisplayMessageIn) (
 	}
 	srv := b.server(in.Socket)
 	ref := paneRef(in.PaneTarget)
-	id, lines, err := srv.DisplayMessage(ctx, ref, true, in.FormatString)
+	target, err := orDefaultPane(ctx, srv, ref)
+	if err != nil {
+		return Message{}, err
+	}
+	id, lines, err := srv.DisplayMessage(ctx, target, in.FormatString)
 	if err != nil {
 		return Message{}, err
 	}

@@ -21,8 +21,7 @@ import (
 // ListServers reports the live servers in tmux-<uid>/ of tmux's socket directory
 // and at extra_socket_paths. It starts, attaches to and kills nothing.
 func (b *TmuxBackend) ListServers(ctx context.Context, in ListServersIn) (List[ServerInfo], error) {
-	dir := filepath.Dir(session.Socket{Name: "default"}.File())
-	return paged(b.m.ProbeServers(ctx, dir, in.ExtraSocketPaths), Paging{}, serverInfoFrom), nil
+	return paged(b.m.ProbeServers(ctx, b.m.SocketDir(), in.ExtraSocketPaths), Paging{}, serverInfoFrom), nil
 }
 
 // ListSessions lists the sessions from the model: no tmux call while
@@ -51,7 +50,7 @@ func (b *TmuxBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (Se
 	}
 	info := serverInfoFrom(st)
 	if info.SocketPath == "" {
-		info.SocketPath = srv.Socket().File()
+		info.SocketPath = srv.SocketFile()
 	}
 	return info, nil
 }
@@ -155,7 +154,7 @@ func (b *TmuxBackend) selfOn(srv *session.Server) bool {
 	case b.isSelfServer(srv):
 		return true
 	}
-	a, errA := filepath.EvalSymlinks(srv.Socket().File())
+	a, errA := filepath.EvalSymlinks(srv.SocketFile())
 	c, errC := filepath.EvalSymlinks(b.opts.SelfSocketPath)
 	return errA == nil && errC == nil && a == c
 }

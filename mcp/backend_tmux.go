@@ -62,7 +62,7 @@ func (b *TmuxBackend) isSelfServer(srv *session.Server) bool {
 	if b.opts.SelfSocketPath == "" {
 		return false
 	}
-	return filepath.Clean(srv.Socket().File()) == filepath.Clean(b.opts.SelfSocketPath)
+	return filepath.Clean(srv.SocketFile()) == filepath.Clean(b.opts.SelfSocketPath)
 }
 
 // paneRef converts the tools' pane target group.

@@ -24,7 +24,7 @@ func (b *TmuxBackend) clamp(seconds float64) time.Duration {
 // WaitForText implements wait_for_text.
 func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitForTextResult, error) {
 	timeout := b.clamp(in.Timeout)
-	r, err := b.server(in.Socket).WaitForText(ctx, session.WaitArgs{
+	args := session.WaitArgs{
 		Pane:      paneRef(in.PaneTarget),
 		Patterns:  in.Patterns,
 		Stop:      in.Stop,
@@ -36,7 +36,19 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 		Progress: func(elapsed time.Duration) {
 			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for text, %.0f s", elapsed.Seconds()))
 		},
-	})
+	}
+	srv := b.server(in.Socket)
+	if args.Pane.IsZero() {
+		// A bad pattern is invalid_arguments whatever the server holds.
+		if err := args.Check(); err != nil {
+			return WaitForTextResult{}, err
+		}
+		var err error
+		if args.Pane, err = orDefaultPane(ctx, srv, args.Pane); err != nil {
+			return WaitForTextResult{}, err
+		}
+	}
+	r, err := srv.WaitForText(ctx, args)
 	if err != nil {
 		return WaitForTextResult{}, err
 	}
@@ -66,8 +78,13 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 // WaitForContentChange implements wait_for_content_change.
 func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForContentChangeIn) (ContentChangeResult, error) {
 	timeout := b.clamp(in.Timeout)
-	r, err := b.server(in.Socket).WaitQuiet(ctx, session.QuietArgs{
-		Pane:    paneRef(in.PaneTarget),
+	srv := b.server(in.Socket)
+	pane, err := orDefaultPane(ctx, srv, paneRef(in.PaneTarget))
+	if err != nil {
+		return ContentChangeResult{}, err
+	}
+	r, err := srv.WaitQuiet(ctx, session.QuietArgs{
+		Pane:    pane,
 		Quiet:   time.Duration(in.QuietMs) * time.Millisecond,
 		Timeout: timeout,
 		Progress: func(elapsed time.Duration) {
@@ -124,8 +141,17 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 
 // CaptureSince implements capture_since.
 func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (CaptureSinceResult, error) {
-	r, err := b.server(in.Socket).CaptureSince(ctx, session.SinceArgs{
-		Pane:     paneRef(in.PaneTarget),
+	srv := b.server(in.Socket)
+	pane := paneRef(in.PaneTarget)
+	if in.Cursor == "" {
+		// A cursor names its pane; only a first call may take the default.
+		var err error
+		if pane, err = orDefaultPane(ctx, srv, pane); err != nil {
+			return CaptureSinceResult{}, err
+		}
+	}
+	r, err := srv.CaptureSince(ctx, session.SinceArgs{
+		Pane:     pane,
 		Cursor:   in.Cursor,
 		MaxLines: in.MaxLines,
 		MaxBytes: in.MaxBytes,

@@ -25,8 +25,12 @@ func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneI
 	var scope session.PaneScope
 	switch {
 	case in.WindowID != "" || in.WindowIndex != "":
-		panes, err := srv.WindowPanes(ctx, session.WindowRef{
-			WindowID: in.WindowID, WindowIndex: in.WindowIndex, SessionID: in.SessionID, SessionName: in.SessionName}, true)
+		w, err := orDefaultWindow(ctx, srv, session.WindowRef{
+			WindowID: in.WindowID, WindowIndex: in.WindowIndex, SessionID: in.SessionID, SessionName: in.SessionName})
+		if err != nil {
+			return List[PaneInfo]{}, err
+		}
+		panes, err := srv.WindowPanes(ctx, w)
 		if err != nil {
 			return List[PaneInfo]{}, err
 		}
@@ -92,7 +96,12 @@ func (b *TmuxBackend) paneFilterFields(srv *session.Server, p session.Pane) filt
 // GetWindowInfo describes the window named; with no target, the current
 // window of the oldest session.
 func (b *TmuxBackend) GetWindowInfo(ctx context.Context, in GetWindowInfoIn) (WindowInfo, error) {
-	w, err := b.server(in.Socket).Window(ctx, windowRef(in.WindowTarget), true)
+	srv := b.server(in.Socket)
+	ref, err := orDefaultWindow(ctx, srv, windowRef(in.WindowTarget))
+	if err != nil {
+		return WindowInfo{}, err
+	}
+	w, err := srv.Window(ctx, ref)
 	if err != nil {
 		return WindowInfo{}, err
 	}

@@ -284,7 +284,7 @@ func TestTmuxUnavailable(t *testing.T) {
 		}
 	}
 	env := newTmuxEnv(t, "2025-11-25", nil) // for its tmux binary
-	m2 := session.NewManager(&session.Options{Tmux: env.fx.Bin, ConfigFile: "/dev/null"})
+	m2 := session.NewManager(&session.Options{Tmux: env.fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir()})
 	t.Cleanup(func() { m2.Close() })
 	cs2 := connect(t, NewTmuxBackend(m2, &TmuxOptions{Socket: session.Socket{Path: "/proc/tmcp-no-such-dir/sock"}}), &Options{Safety: "destructive"}, "2025-11-25")
 	e := envelopeOf(t, call(t, cs2, "create_session", map[string]any{}))

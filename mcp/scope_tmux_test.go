@@ -18,7 +18,7 @@ import (
 func newScopeEnv(t *testing.T, scope string, allow []string) *tmuxEnv {
 	t.Helper()
 	fx := fixtures.NewServer(t)
-	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir()})
 	t.Cleanup(func() { m.Close() })
 	b := NewTmuxBackend(m, &TmuxOptions{Socket: session.Socket{Name: fx.Socket}})
 	cs := connect(t, b, &Options{Safety: "destructive", Scope: scope, AllowSessions: allow}, "2025-11-25")

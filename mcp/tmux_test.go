@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -9,6 +10,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
+
+// testSocketDir is where the fixtures' tmux puts its named sockets: the
+// tests read the environment that cmd would.
+func testSocketDir() string { return session.SocketDir(os.Getenv("TMUX_TMPDIR"), os.Getuid()) }
 
 // protocolVersions are the versions every real-tmux tool test runs under.
 var protocolVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
@@ -29,7 +34,7 @@ type tmuxEnv struct {
 func newTmuxEnv(t *testing.T, version string, opts *TmuxOptions) *tmuxEnv {
 	t.Helper()
 	fx := fixtures.NewServer(t)
-	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Host: testHost(t)})
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Host: testHost(t)})
 	t.Cleanup(func() { m.Close() })
 	var o TmuxOptions
 	if opts != nil {

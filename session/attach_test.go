@@ -36,7 +36,7 @@ func TestAttachesWaitForOwnCommands(t *testing.T) {
 func TestAttachesWaitForOtherProcesses(t *testing.T) {
 	fx, churner := newTestServer(t)
 	base := fx.NewSession(t, "base", "cat")
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	attacher := m.Server(Socket{Name: fx.Socket})
 	attachDuringChurn(t, fx, base, churner, attacher, func(int) []controlmode.Command {
@@ -101,7 +101,7 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
-	stuck := crashgate.New(filepath.Dir(s.sock.File()), nil)
+	stuck := crashgate.New(filepath.Dir(s.SocketFile()), nil)
 	defer stuck.Close()
 	stuck.Lock()
 	defer stuck.Unlock()

@@ -73,7 +73,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		}
 	} else {
 		var err error
-		if pane, err = s.ResolvePane(ctx, a.Pane, true); err != nil {
+		if pane, err = s.ResolvePane(ctx, a.Pane); err != nil {
 			return SinceResult{}, err
 		}
 	}

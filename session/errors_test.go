@@ -91,8 +91,8 @@ func TestNoTargetRemedies(t *testing.T) {
 		{"run", func() error { _, err := s.RunCommand(ctx, RunArgs{Command: "true"}); return err }, RemedyPane, "a pane, window or session is needed"},
 		{"kill pane", func() error { return s.KillPane(ctx, "") }, RemedyPane, "needs a pane"},
 		{"respawn", func() error { _, err := s.RespawnPane(ctx, "", RespawnArgs{}); return err }, RemedyPane, "needs a pane"},
-		{"window", func() error { _, err := s.windowTarget(ctx, WindowRef{}, false); return err }, RemedyWindow, "a window or session is needed"},
-		{"window index", func() error { _, err := s.windowTarget(ctx, WindowRef{WindowIndex: "2"}, false); return err }, RemedySession, "window index 2 needs a session"},
+		{"window", func() error { _, err := s.windowTarget(ctx, WindowRef{}); return err }, RemedyWindow, "a window or session is needed"},
+		{"window index", func() error { _, err := s.windowTarget(ctx, WindowRef{WindowIndex: "2"}); return err }, RemedySession, "window index 2 needs a session"},
 		{"direction", func() error { _, err := s.SelectWindow(ctx, WindowRef{}, "next"); return err }, RemedySession, "direction next needs a session"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

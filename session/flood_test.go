@@ -64,7 +64,7 @@ func TestFloodStaysBounded(t *testing.T) {
 			default:
 			}
 			start := time.Now()
-			if _, _, err := s.Capture(ctx, PaneRef{PaneID: pane}, false, CaptureArgs{}); err != nil {
+			if _, _, err := s.Capture(ctx, PaneRef{PaneID: pane}, CaptureArgs{}); err != nil {
 				errs <- err
 				return
 			}

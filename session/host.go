@@ -111,7 +111,10 @@ func (s *Server) preflight() error {
 	if _, err := exec.LookPath(s.opts.Tmux); err != nil {
 		return s.noBinary(err)
 	}
-	if !s.sock.listening() {
+	if s.SocketFile() == "" {
+		return &Error{Kind: KindNoServer, Msg: "cannot find socket " + s.sock.String() + ": no socket directory was configured (session.Options.SocketDir)"}
+	}
+	if !s.sock.listening(s.opts.SocketDir) {
 		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	}
 	return nil
@@ -142,7 +145,7 @@ func (s *Server) hostFailure(err error, msg string) error {
 // another, a one-shot list-sessions, which never starts a server, asks.
 func (s *Server) serverListening(ctx context.Context) bool {
 	if !s.host().remote() {
-		return s.sock.listening()
+		return s.sock.listening(s.opts.SocketDir)
 	}
 	_, err := s.oneShot(ctx, "-N", "list-sessions", "-F", "#{session_id}")
 	return !noServerMessage(err)
@@ -166,7 +169,7 @@ func (s *Server) controlArgv(ctx context.Context, cmd []string) ([]string, error
 // makes it absolute and checks that it is a directory.
 func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 	if a.StartDirectory == "" || !s.host().remote() {
-		return a.args()
+		return a.args(s.opts.HomeDir)
 	}
 	dir := a.StartDirectory
 	switch {
@@ -180,7 +183,7 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(s.opts.Env)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -192,7 +195,7 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 		return nil, errorf(KindInvalid, false, "start directory %q is not an existing directory on %s", a.StartDirectory, s.host())
 	}
 	a.StartDirectory = ""
-	rest, err := a.args()
+	rest, err := a.args(s.opts.HomeDir)
 	if err != nil {
 		return nil, err
 	}

@@ -71,11 +71,11 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main")
 	const deadline = time.Second
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", ReplyDeadline: deadline, Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), ReplyDeadline: deadline, Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	s := m.Server(Socket{Name: fx.Socket})
 	ctx := testCtx(t)
-	pane, _, err := s.Capture(ctx, PaneRef{}, true, CaptureArgs{})
+	pane, _, err := s.Capture(ctx, PaneRef{SessionName: "main"}, CaptureArgs{})
 	if err != nil {
 		t.Fatalf("Capture before the stop: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	resume := stopServer(t, fx)
 	// Now, not before the stop: a background resync could clean it first.
 	s.model.markDirty() // so that a listing resyncs through tmux
-	read := timed(func() error { _, _, err := s.Capture(ctx, ref, false, CaptureArgs{}); return err })
+	read := timed(func() error { _, _, err := s.Capture(ctx, ref, CaptureArgs{}); return err })
 	list := timed(func() error { _, err := s.Sessions(ctx); return err })
 	change := timed(func() error {
 		_, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "true", Literal: true})
@@ -117,7 +117,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	// A call with a deadline of its own answers by it, whatever the
 	// reconnect to the stopped server is doing.
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
-	r := <-timed(func() error { _, _, err := s.Capture(short, ref, false, CaptureArgs{}); return err })
+	r := <-timed(func() error { _, _, err := s.Capture(short, ref, CaptureArgs{}); return err })
 	cancel()
 	if r.err == nil || r.took > 2*time.Second+slack {
 		t.Errorf("a call with a 2 s deadline while the server is stopped: got %v after %v", r.err, r.took)
@@ -126,7 +126,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	resume()
 	heal := time.Now().Add(30 * time.Second)
 	for {
-		_, _, err := s.Capture(ctx, ref, false, CaptureArgs{})
+		_, _, err := s.Capture(ctx, ref, CaptureArgs{})
 		if err == nil {
 			break
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -14,7 +13,8 @@ import (
 )
 
 // Options configure a [Manager]. The zero value uses the "tmux" on PATH and
-// the servers' own configuration.
+// the servers' own configuration, but knows no socket directory: on this
+// machine, set SocketDir (cmd sets it, Env and HomeDir from the process).
 type Options struct {
 	// Tmux is the tmux binary. Empty means "tmux" looked up on PATH.
 	Tmux string
@@ -47,6 +47,23 @@ type Options struct {
 	// starting the client is the check, as on another host. Only this
 	// package's tests set it, to run a Server on a fake tmux.
 	startConn func(ctx context.Context, o *controlmode.Options) (*controlmode.Conn, error)
+	// SocketDir is the directory on this machine of the sockets a [Socket]
+	// names by Name (tmux -L), tmux's tmux-UID directory, as [SocketDir]
+	// finds it; the crash gate's lock lives there too. This package reads
+	// no environment, so the caller says: cmd from TMUX_TMPDIR. Empty
+	// means unknown, and a call on a named socket then fails with
+	// server_unavailable rather than guess a directory tmux may not use.
+	SocketDir string
+	// Env is the environment of every process this package starts (control
+	// clients, one-shot tmux, shells run for a remote host), less TMUX and
+	// TMUX_PANE (see controlmode.Unnested). Nil means this process's
+	// environment as it is, which os/exec passes on whole (controlmode
+	// still drops those two for control clients); cmd sets Env.
+	Env []string
+	// HomeDir is the directory a start directory of "~" or "~/..." means
+	// on this machine. Empty makes such a start directory
+	// invalid_arguments.
+	HomeDir string
 }
 
 // DefaultReplyDeadline is the default [Options.ReplyDeadline]: about a
@@ -72,37 +89,43 @@ func (s Socket) String() string {
 }
 
 // File returns the path of the socket file, as tmux computes it: the path
-// itself, or the name in tmux-UID/ in the socket directory (see
-// socketDir).
-func (s Socket) File() string {
+// itself, or the name in dir, the directory of named sockets (see
+// [SocketDir]). It is "" for a named socket when dir is unknown ("").
+func (s Socket) File(dir string) string {
 	if s.Path != "" {
 		return s.Path
+	}
+	if dir == "" {
+		return ""
 	}
 	name := s.Name
 	if name == "" {
 		name = "default"
 	}
-	return filepath.Join(socketDir(), "tmux-"+strconv.Itoa(os.Getuid()), name)
+	return filepath.Join(dir, name)
 }
 
-// socketDir returns the directory that holds tmux-UID/, as tmux (3.2 and
-// later) finds it: $TMUX_TMPDIR if it is set and resolves, else /tmp, with
-// symbolic links resolved, as tmux's realpath(3) does. That matters on
-// macOS, where /tmp is a link to /private/tmp and tmux's own socket_path
-// and $TMUX say /private/tmp/...; $TMPDIR (macOS's per-user directory)
-// plays no part, in tmux or here.
-func socketDir() string {
-	for _, dir := range []string{os.Getenv("TMUX_TMPDIR"), "/tmp"} {
+// SocketDir returns the directory of the sockets that tmux (3.2 and later)
+// names by -L for user uid, as tmux finds it: tmux-UID in tmuxTmpdir (the
+// value of TMUX_TMPDIR, "" when unset) if that resolves, else in /tmp,
+// with symbolic links resolved, as tmux's realpath(3) does. That matters
+// on macOS, where /tmp is a link to /private/tmp and tmux's own
+// socket_path and $TMUX say /private/tmp/...; $TMPDIR (macOS's per-user
+// directory) plays no part, in tmux or here.
+func SocketDir(tmuxTmpdir string, uid int) string {
+	base := "/tmp"
+	for _, dir := range []string{tmuxTmpdir, "/tmp"} {
 		if dir == "" {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			if abs, err := filepath.Abs(real); err == nil {
-				return abs
+				base = abs
+				break
 			}
 		}
 	}
-	return "/tmp"
+	return filepath.Join(base, "tmux-"+strconv.Itoa(uid))
 }
 
 // listening reports whether a server accepts connections on the socket.
@@ -110,8 +133,12 @@ func socketDir() string {
 // a server (attach-session starts one to report "no sessions"), and that
 // server, exiting at once, can take down a server another client is
 // starting on the same socket.
-func (s Socket) listening() bool {
-	c, err := net.DialTimeout("unix", s.File(), time.Second)
+func (s Socket) listening(dir string) bool {
+	file := s.File(dir)
+	if file == "" {
+		return false
+	}
+	c, err := net.DialTimeout("unix", file, time.Second)
 	if err != nil {
 		return false
 	}
@@ -163,6 +190,10 @@ func NewManager(opts *Options) *Manager {
 	}
 	return m
 }
+
+// SocketDir returns [Options.SocketDir]: where the servers of named
+// sockets listen on this machine.
+func (m *Manager) SocketDir() string { return m.opts.SocketDir }
 
 // Server returns the Server for sock, creating it on first use. It does no
 // I/O: the Server connects when an operation needs it.

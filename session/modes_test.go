@@ -18,10 +18,10 @@ import (
 func TestKeysInModesNeverStallTheClient(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main")
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", ReplyDeadline: -1, Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), ReplyDeadline: -1, Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	s := m.Server(Socket{Name: fx.Socket})
-	if _, _, err := s.Capture(testCtx(t), PaneRef{}, true, CaptureArgs{}); err != nil {
+	if _, _, err := s.Capture(testCtx(t), PaneRef{SessionName: "main"}, CaptureArgs{}); err != nil {
 		t.Fatal(err)
 	}
 	client := s.ConnStats()
@@ -99,7 +99,7 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 			}
 			// Every other call still answers.
 			if err := call(t, "capture", func(ctx context.Context) error {
-				_, _, err := s.Capture(ctx, ref, false, CaptureArgs{})
+				_, _, err := s.Capture(ctx, ref, CaptureArgs{})
 				return err
 			}); err != nil {
 				t.Errorf("capture: %v", err)

@@ -10,104 +10,11 @@ import (
 )
 
 // Reading panes: their text, their state, and format strings expanded
-// against them. Every read is one round trip (plus one, served from the
-// model, when a read-only tool falls back to a default pane).
+// against them. Every read is one round trip.
 //
 // capture-pane output is raw: a pane can show a line such as "%end 1 2 1"
 // or "%exit". The control-mode engine closes a reply only on the guard
 // that matches its %begin, so such lines arrive here as text.
-
-// readTarget returns the target a read addresses: ref's, or with fallback
-// and a zero ref, the id of the default pane (see [Server.ResolvePane]).
-func (s *Server) readTarget(ctx context.Context, ref PaneRef, fallback bool) (string, error) {
-	if t := ref.target(); t != "" {
-		return t, nil
-	}
-	return s.ResolvePane(ctx, ref, fallback)
-}
-
-// inputTarget returns the target of an operation that writes to a pane:
-// never a default.
-func inputTarget(ref PaneRef) (string, error) {
-	if t := ref.target(); t != "" {
-		return t, nil
-	}
-	return "", errorf(KindNoTarget, false, "no target given: a pane, window or session is needed").fix(RemedyPane)
-}
-
-// paneIDCommand prints the id of the pane target names. It does not fail
-// on a missing target (display-message prints an empty line, which
-// paneIDOf answers [KindNotFound]): the commands after it on a line still run,
-// so each must fail on a missing pane by itself, or be cleaned up after
-// (as PasteText does with its buffer).
-func paneIDCommand(target string) controlmode.Command {
-	return controlmode.NewCommand("display-message", "-p", "-t", target, "#{pane_id}")
-}
-
-// paneIDOf reads the reply of paneIDCommand.
-func paneIDOf(r controlmode.Reply, target string) (string, error) {
-	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "%") {
-		return "", errorf(KindNotFound, true, "can't find pane: %s", target)
-	}
-	return r.Lines[0], nil
-}
-
-// onPane runs cmds on one line and returns the id of the pane target t
-// names and the replies of cmds. The first of cmds must act on that pane
-// and fail when it is missing, as send-keys, capture-pane, pipe-pane and
-// clear-history do (display-message does not), so that nothing after it
-// runs. A target that is not a pane id is looked up on the same line
-// first (paneIDCommand), for the id the caller answers with. A pane id is
-// that answer already: one command less for tmux, about 10 µs of its CPU
-// on every send_keys or capture_pane.
-func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Command) (string, []controlmode.Reply, error) {
-	if isPaneID(t) {
-		rs, err := s.exec(ctx, cmds...)
-		if err != nil {
-			return "", nil, err
-		}
-		return t, rs, nil
-	}
-	rs, err := s.exec(ctx, append([]controlmode.Command{paneIDCommand(t)}, cmds...)...)
-	if err != nil {
-		return "", nil, err
-	}
-	id, err := paneIDOf(rs[0], t)
-	if err != nil {
-		return "", nil, err
-	}
-	return id, rs[1:], nil
-}
-
-// isPaneID reports whether t is a pane id, %N, which tmux resolves to
-// that pane or to nothing.
-func isPaneID(t string) bool {
-	if len(t) < 2 || t[0] != '%' {
-		return false
-	}
-	for _, c := range t[1:] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// paneInfoCommand prints one row of the pane format for target.
-func (s *Server) paneInfoCommand(target string) controlmode.Command {
-	return controlmode.NewCommand("display-message", "-p", "-t", target, s.fmts.panes.String())
-}
-
-// paneOf reads the reply of paneInfoCommand.
-func (s *Server) paneOf(r controlmode.Reply, target string) (Pane, error) {
-	ps, ok := s.fmts.panes.Parse(s.release().decodeText, r.Lines)
-	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
-		// display-message prints empty fields, not an error, for some
-		// targets it cannot find (a missing window, in 3.3a).
-		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", target)
-	}
-	return ps[0], nil
-}
 
 // CaptureArgs select what a capture reads.
 type CaptureArgs struct {
@@ -143,11 +50,11 @@ func trimBlankTail(lines []string) []string {
 	return lines[:n]
 }
 
-// Capture returns the text of the pane ref names (with fallback, of the
-// default pane when ref is zero) and that pane's id, in one round trip.
+// Capture returns the text of the pane ref names and that pane's id, in
+// one round trip.
 // Trailing empty lines are dropped.
-func (s *Server) Capture(ctx context.Context, ref PaneRef, fallback bool, a CaptureArgs) (paneID string, lines []string, err error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+func (s *Server) Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneID string, lines []string, err error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", nil, err
 	}
@@ -188,10 +95,9 @@ func snapshotFields() []rows.Field[PaneSnapshot] {
 }
 
 // Snapshot returns the screen, cursor, geometry, mode and history of the
-// pane ref names (with fallback, of the default pane when ref is zero) in
-// one round trip.
-func (s *Server) Snapshot(ctx context.Context, ref PaneRef, fallback bool) (PaneSnapshot, error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+// pane ref names in one round trip.
+func (s *Server) Snapshot(ctx context.Context, ref PaneRef) (PaneSnapshot, error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
@@ -248,10 +154,9 @@ func (s *Server) CapturePanes(ctx context.Context, scope PaneScope, a CaptureArg
 	return out, nil
 }
 
-// PaneAt returns the pane ref names (with fallback, the default pane when
-// ref is zero), read fresh in one round trip.
-func (s *Server) PaneAt(ctx context.Context, ref PaneRef, fallback bool) (Pane, error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+// PaneAt returns the pane ref names, read fresh in one round trip.
+func (s *Server) PaneAt(ctx context.Context, ref PaneRef) (Pane, error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -259,15 +164,14 @@ func (s *Server) PaneAt(ctx context.Context, ref PaneRef, fallback bool) (Pane, 
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[0], t)
+	return s.paneInfoOf(rs[0], t)
 }
 
-// DisplayMessage expands format against the pane ref names (with
-// fallback, the default pane when ref is zero) and returns that pane's id
-// and the expansion's lines. The caller vets format: tmux runs #(...) jobs
+// DisplayMessage expands format against the pane ref names and returns
+// that pane's id and the expansion's lines. The caller vets format: tmux runs #(...) jobs
 // and re-expands #{E:...} values.
-func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool, format string) (paneID string, lines []string, err error) {
-	t, err := s.readTarget(ctx, ref, fallback)
+func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, format string) (paneID string, lines []string, err error) {
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", nil, err
 	}
@@ -290,10 +194,9 @@ func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, fallback bool,
 	return paneID, lines, nil
 }
 
-// WindowPanes returns the panes of the window w names (with fallback, the
-// first session's current window when w names no session), read fresh.
-func (s *Server) WindowPanes(ctx context.Context, w WindowRef, fallback bool) ([]Pane, error) {
-	t, err := s.windowTarget(ctx, w, fallback)
+// WindowPanes returns the panes of the window w names, read fresh.
+func (s *Server) WindowPanes(ctx context.Context, w WindowRef) ([]Pane, error) {
+	t, err := s.windowTarget(ctx, w)
 	if err != nil {
 		return nil, err
 	}

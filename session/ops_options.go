@@ -63,22 +63,6 @@ func (t OptionTable) flags() ([]string, error) {
 	return append(args, "-t", scopeTarget(t.Scope, t.Target)), nil
 }
 
-// scopeTarget returns the tmux target for target in scope. A session
-// name is matched exactly, never as a prefix or pattern: "=name:" (these
-// commands take a pane target, where a bare "=name" finds nothing).
-func scopeTarget(scope, target string) string {
-	if scope == ScopeSession && !strings.HasPrefix(target, "$") {
-		return sessionNameTarget(target)
-	}
-	return target
-}
-
-// sessionNameTarget is the exact-match target of session name for
-// commands whose -t is a pane or window: "=name:".
-func sessionNameTarget(name string) string {
-	return "=" + name + ":"
-}
-
 // OptionValue is the value of one option.
 type OptionValue struct {
 	// Set is false when the table holds no value for the option (and no
@@ -245,18 +229,6 @@ type EnvVar struct {
 	// Removed marks a variable removed from the environment (set-environment
 	// -r): new processes do not get it, even from the global environment.
 	Removed bool
-}
-
-// envTarget returns the flags that select the environment of session id
-// or name, or the global one when both are empty.
-func envTarget(id, name string) []string {
-	switch {
-	case id != "":
-		return []string{"-t", id}
-	case name != "":
-		return []string{"-t", "=" + name}
-	}
-	return []string{"-g"}
 }
 
 // Environment returns the environment of session id or name, or the

@@ -65,7 +65,7 @@ func (a SendKeysArgs) commands(target string) []controlmode.Command {
 
 // SendKeys sends keys to the pane ref names and returns its id.
 func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", err
 	}
@@ -122,7 +122,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		return stopOnError
 	}
 	for i := 0; i < len(ops); {
-		if _, err := inputTarget(ops[i].Ref); err != nil {
+		if _, err := paneTarget(ops[i].Ref); err != nil {
 			if fail(err) {
 				return outs, i
 			}
@@ -136,7 +136,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		size := 0
 		j := i
 		for ; j < len(ops); j++ {
-			tj, err := inputTarget(ops[j].Ref)
+			tj, err := paneTarget(ops[j].Ref)
 			if err != nil {
 				break
 			}
@@ -221,7 +221,7 @@ func bufferName() string {
 // pane's program has turned it on. Line feeds become carriage returns, as
 // when a person pastes.
 func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracket bool) (string, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", err
 	}
@@ -266,7 +266,7 @@ func shellQuote(s string) string {
 // had; an empty path stops the pipe. It returns the pane's id. A relative
 // path is taken from this process's directory.
 func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendTo bool) (string, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", err
 	}
@@ -295,7 +295,7 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 // SelectPane makes the pane named by ref active in its window and returns
 // it.
 func (s *Server) SelectPane(ctx context.Context, ref PaneRef) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -321,7 +321,7 @@ var directionFlags = map[string]string{DirUp: "-U", DirDown: "-D", DirLeft: "-L"
 // from a listing, since tmux's relative targets (".+") resolve against the
 // control client's own window in some versions.
 func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction string) (Pane, error) {
-	wt, err := s.windowTarget(ctx, w, false)
+	wt, err := s.windowTarget(ctx, w)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -330,12 +330,12 @@ func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction
 		if err != nil {
 			return Pane{}, err
 		}
-		return s.paneOf(rs[1], wt)
+		return s.paneInfoOf(rs[1], wt)
 	}
 	if direction != DirNext && direction != DirPrevious {
 		return Pane{}, errorf(KindInvalid, false, "unknown direction %q", direction)
 	}
-	panes, err := s.WindowPanes(ctx, w, false)
+	panes, err := s.WindowPanes(ctx, w)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -362,7 +362,7 @@ func (s *Server) paneAction(ctx context.Context, target string, cmds ...controlm
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[len(rs)-1], target)
+	return s.paneInfoOf(rs[len(rs)-1], target)
 }
 
 // SwapPane swaps the panes src and dst (targets, normally pane ids) and
@@ -375,13 +375,13 @@ func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if err != nil {
 		return Pane{}, err
 	}
-	return s.paneOf(rs[1], src)
+	return s.paneInfoOf(rs[1], src)
 }
 
 // ResizePane sets the width and height (0 leaves one as it is) of the
 // pane ref names and returns it.
 func (s *Server) ResizePane(ctx context.Context, ref PaneRef, width, height int) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -402,7 +402,7 @@ func (s *Server) ResizePane(ctx context.Context, ref PaneRef, width, height int)
 // onto that pane, and returns the pane. It is idempotent: tmux's -Z
 // toggles, so the window's state is read first.
 func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -423,7 +423,7 @@ func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, er
 // SetPaneTitle sets the title of the pane ref names and returns it. The
 // title is taken literally: tmux would expand formats in it.
 func (s *Server) SetPaneTitle(ctx context.Context, ref PaneRef, title string) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -434,7 +434,7 @@ func (s *Server) SetPaneTitle(ctx context.Context, ref PaneRef, title string) (P
 // clears the screen) and clears its history, on one line. It returns the
 // pane's id.
 func (s *Server) ClearPane(ctx context.Context, ref PaneRef) (string, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return "", err
 	}
@@ -447,7 +447,7 @@ func (s *Server) ClearPane(ctx context.Context, ref PaneRef) (string, error) {
 // EnterCopyMode puts the pane ref names in copy mode, scrolled up by
 // scrollUp lines, and returns it.
 func (s *Server) EnterCopyMode(ctx context.Context, ref PaneRef, scrollUp int) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -461,7 +461,7 @@ func (s *Server) EnterCopyMode(ctx context.Context, ref PaneRef, scrollUp int) (
 // ExitCopyMode takes the pane ref names out of copy mode (and any other
 // mode) and returns it. A pane in no mode is left as it is.
 func (s *Server) ExitCopyMode(ctx context.Context, ref PaneRef) (Pane, error) {
-	t, err := inputTarget(ref)
+	t, err := paneTarget(ref)
 	if err != nil {
 		return Pane{}, err
 	}

@@ -58,15 +58,14 @@ type SpawnArgs struct {
 // historyOff is what SuppressHistory merges into the environment.
 var historyOff = map[string]string{"HISTFILE": "", "fish_history": "", "fish_private_mode": "1", "HISTCONTROL": "ignorespace"}
 
-// args returns the -c and -e flags.
-func (a SpawnArgs) args() ([]string, error) {
+// args returns the -c and -e flags; "~" in the start directory is home.
+func (a SpawnArgs) args(home string) ([]string, error) {
 	var out []string
 	if a.StartDirectory != "" {
 		dir := a.StartDirectory
 		if dir == "~" || strings.HasPrefix(dir, "~/") {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return nil, errorf(KindInvalid, false, "cannot expand ~: %v", err)
+			if home == "" {
+				return nil, errorf(KindInvalid, false, "cannot expand ~: $HOME is not defined")
 			}
 			dir = filepath.Join(home, dir[1:])
 		}

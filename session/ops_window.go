@@ -10,99 +10,31 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
-// WindowRef names a window the way the MCP tools do: by window id, else by
-// index in the session named, else the current window of the session
-// named. The zero WindowRef names no window.
-type WindowRef struct {
-	WindowID    string
-	WindowIndex string
-	SessionID   string
-	SessionName string
-}
-
-// IsZero reports whether ref names nothing.
-func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
-
-// windowTarget returns the tmux target of the window ref names. A session
-// is named by id: a name is looked up in the model first, since tmux reads
-// a bare "=name" as a window name in some commands. Without a session, a
-// window index or a bare call needs fallback (read-only tools), which
-// takes the oldest session; otherwise it is [KindNoTarget].
-func (s *Server) windowTarget(ctx context.Context, ref WindowRef, fallback bool) (string, error) {
-	if ref.WindowID != "" {
-		return ref.WindowID, nil
-	}
-	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
-		return "", errorf(KindInvalid, false, "window index %q is not a number", ref.WindowIndex)
-	}
-	if ref.SessionID == "" && ref.SessionName == "" && !fallback {
-		if ref.WindowIndex != "" {
-			return "", errorf(KindNoTarget, false, "window index %s needs a session", ref.WindowIndex).fix(RemedySession)
-		}
-		return "", errorf(KindNoTarget, false, "no target given: a window or session is needed").fix(RemedyWindow)
-	}
-	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
-	if err != nil {
-		return "", err
-	}
-	return sess.ID + ":" + ref.WindowIndex, nil
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// readWindow is the command that prints target's window as one row: the
-// row of its active pane, whose pane_id is the window's active pane. Not
-// display-message, which does not fail on a target it cannot find: it
-// prints empty fields for @999 and the current window for $1:999.
-func (s *Server) readWindow(target string) controlmode.Command {
-	return controlmode.NewCommand("list-panes", "-t", target, "-f", "#{pane_active}", "-F", s.fmts.windows.String())
-}
-
-// parseWindow reads readWindow's reply.
-func (s *Server) parseWindow(r controlmode.Reply, target string) (Window, error) {
-	rows, ok := s.fmts.windows.Parse(s.release().decodeText, r.Lines)
-	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Window{}, errorf(KindNotFound, true, "can't find window: %s", target)
-	}
-	return rows[0], nil
-}
-
-// Window returns the window ref names, read fresh in one round trip. With
-// fallback, a zero ref reads the current window of the oldest session.
-func (s *Server) Window(ctx context.Context, ref WindowRef, fallback bool) (Window, error) {
-	t, err := s.windowTarget(ctx, ref, fallback)
+// Window returns the window ref names, read fresh in one round trip.
+func (s *Server) Window(ctx context.Context, ref WindowRef) (Window, error) {
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.exec(ctx, s.readWindow(t))
+	rs, err := s.exec(ctx, s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[0], t)
+	return s.windowInfoOf(rs[0], t)
 }
 
 // windowOp runs cmd on the window ref names and reads the window back on
 // the same line.
 func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target string) controlmode.Command) (Window, error) {
-	t, err := s.windowTarget(ctx, ref, false)
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, cmd(t), s.readWindow(t))
+	rs, err := s.change(ctx, cmd(t), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[1], t)
+	return s.windowInfoOf(rs[1], t)
 }
 
 // NewWindowArgs are the arguments of [Server.NewWindow].
@@ -146,7 +78,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[0], session)
+	return s.windowInfoOf(rs[0], session)
 }
 
 // SplitArgs are the arguments of [Server.SplitWindow].
@@ -193,7 +125,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	args = append(args, spawn...)
 	t := pane
 	if t == "" {
-		if t, err = s.windowTarget(ctx, ref, false); err != nil {
+		if t, err = s.windowTarget(ctx, ref); err != nil {
 			return Pane{}, err
 		}
 	}
@@ -305,11 +237,11 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 		return Window{}, err
 	}
 	t := sess.ID + ":"
-	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.readWindow(t))
+	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	return s.parseWindow(rs[1], t)
+	return s.windowInfoOf(rs[1], t)
 }
 
 // KillWindow kills window id. When that ends the session the control
@@ -332,7 +264,7 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 	if index != "" && !isDigits(index) {
 		return Window{}, errorf(KindInvalid, false, "destination index %q is not a number", index)
 	}
-	t, err := s.windowTarget(ctx, ref, false)
+	t, err := s.windowTarget(ctx, ref)
 	if err != nil {
 		return Window{}, err
 	}
@@ -349,11 +281,11 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		dst = sess.ID
 	}
 	// The window's id and session, for the destination and the read-back.
-	rs, err := s.exec(ctx, s.readWindow(t))
+	rs, err := s.exec(ctx, s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
-	src, err := s.parseWindow(rs[0], t)
+	src, err := s.windowInfoOf(rs[0], t)
 	if err != nil {
 		return Window{}, err
 	}
@@ -366,11 +298,11 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 	}
 	rs, err = s.change(ctx,
 		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
-		s.readWindow(wid))
+		s.windowInfoCommand(wid))
 	if err != nil {
 		return Window{}, err
 	}
-	w, err := s.parseWindow(rs[1], wid)
+	w, err := s.windowInfoOf(rs[1], wid)
 	if err != nil {
 		return Window{}, err
 	}

@@ -40,7 +40,7 @@ func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatu
 		return nil
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(m.opts.Env)
 	out, err := cmd.Output()
 	if err != nil {
 		m.opts.Logger.Debug("probing the remote host's servers failed", "host", m.opts.Host.String(), "err", err)

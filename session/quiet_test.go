@@ -26,7 +26,7 @@ func TestWaitQuiet(t *testing.T) {
 			if r.Elapsed < 600*time.Millisecond {
 				t.Fatalf("quiet after %v, before the program finished printing", r.Elapsed)
 			}
-			_, lines, err := s.Capture(ctx, ref, true, CaptureArgs{})
+			_, lines, err := s.Capture(ctx, ref, CaptureArgs{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -70,7 +70,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return RunResult{}, errorf(KindInvalid, false, "command contains a NUL byte")
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane, false)
+	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return RunResult{}, err
 	}

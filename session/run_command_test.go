@@ -88,7 +88,7 @@ func TestRunCommand(t *testing.T) {
 			}
 			// The screen reads as if a person had typed the commands: no
 			// markers, no wrapper.
-			_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, false, CaptureArgs{})
+			_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, CaptureArgs{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func TestRunCommandFish(t *testing.T) {
 	if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo 'unterminated", Timeout: 30 * time.Second}); err != nil || r.ExitStatus == 0 {
 		t.Errorf("unterminated quote: got %+v %v", r, err)
 	}
-	_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, false, CaptureArgs{})
+	_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, CaptureArgs{})
 	if text := strings.Join(screen, "\n"); err != nil || strings.Contains(text, "tmux-mcp") || !strings.Contains(text, `printf '%s\n' 'a\\b'`) {
 		t.Errorf("the screen does not read as typed (%v):\n%s", err, text)
 	}

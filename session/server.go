@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -72,9 +71,11 @@ type Server struct {
 }
 
 func newServer(opts *Options, sock Socket) *Server {
-	var gateDir string // remotely the socket's directory is not ours to lock: the gate holds this process only
-	if opts.Host == nil || !opts.Host.remote() {
-		gateDir = filepath.Dir(sock.File())
+	// Remotely, or with no socket directory known, there is no directory
+	// of ours to lock: the gate holds this process only.
+	var gateDir string
+	if file := sock.File(opts.SocketDir); file != "" && (opts.Host == nil || !opts.Host.remote()) {
+		gateDir = filepath.Dir(file)
 	}
 	s := &Server{
 		opts: opts,
@@ -92,6 +93,10 @@ func newServer(opts *Options, sock Socket) *Server {
 
 // Socket returns the socket this Server talks to.
 func (s *Server) Socket() Socket { return s.sock }
+
+// SocketFile returns the path of the server's socket on this machine (see
+// [Socket.File]): "" for a named socket when [Options.SocketDir] is unset.
+func (s *Server) SocketFile() string { return s.sock.File(s.opts.SocketDir) }
 
 // Close ends the control client and every goroutine of the Server. Sessions
 // are left as they are.
@@ -393,6 +398,7 @@ func (s *Server) startClient(ctx context.Context, target string, handle func(src
 		Logger:         s.opts.Logger,
 		Pipes:          s.opts.Pipes,
 		ReplyTimeout:   s.opts.ReplyDeadline,
+		Env:            s.opts.Env,
 	})
 	if err != nil {
 		return nil, err
@@ -702,7 +708,7 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 		return "", "", err
 	}
 	defer cleanup()
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(s.opts.Env)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
@@ -743,16 +749,13 @@ func (s *Server) noBinary(err error) error {
 	return &Error{Kind: KindNoServer, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + ": " + err.Error(), Remedy: RemedyTmuxPath, Err: err}
 }
 
-// cleanEnv is this process's environment without TMUX and TMUX_PANE, so
-// tmux never thinks it is nested in the caller's session.
-func cleanEnv() []string {
-	env := []string{}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
+// procEnv returns the environment for a process started with env (an
+// [Options.Env]): nil, this process's, stays nil for os/exec to fill in.
+func procEnv(env []string) []string {
+	if env == nil {
+		return nil
 	}
-	return env
+	return controlmode.Unnested(env)
 }
 
 // Leave moves the control client to another session when it is attached

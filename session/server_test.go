@@ -22,6 +22,10 @@ func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
+// testSocketDir is where the fixtures' tmux puts its named sockets: the
+// tests read the environment that cmd would.
+func testSocketDir() string { return SocketDir(os.Getenv("TMUX_TMPDIR"), os.Getuid()) }
+
 func testCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	t.Cleanup(cancel)
@@ -33,7 +37,7 @@ func testCtx(t testing.TB) context.Context {
 func newTestServer(t testing.TB) (*fixtures.Server, *Server) {
 	t.Helper()
 	fx := fixtures.NewServer(t)
-	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t)})
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t)})
 	t.Cleanup(func() { m.Close() })
 	return fx, m.Server(Socket{Name: fx.Socket})
 }
@@ -431,7 +435,7 @@ func TestTmuxMissingOrSocketUnusable(t *testing.T) {
 	}
 	// A socket in a directory that cannot hold one.
 	fx := fixtures.NewServer(t)
-	m2 := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	m2 := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir()})
 	defer m2.Close()
 	_, err := m2.Server(Socket{Path: "/proc/tmcp-no-such-dir/sock"}).CreateSession(ctx, CreateSessionArgs{})
 	if !isKind(err, KindNoServer) || !strings.Contains(err.Error(), "/proc/tmcp-no-such-dir/sock") {

@@ -30,6 +30,10 @@ type SSHOptions struct {
 	// so that a process that dies without closing the host leaves nothing
 	// behind for longer. Zero means 30 s.
 	Persist time.Duration
+	// Env is the environment of the ssh processes the host starts itself
+	// (the shared connection and its control commands), less TMUX and
+	// TMUX_PANE. Nil means this process's, as os/exec takes it.
+	Env []string
 }
 
 // sshDefaults are options that Args may override: ssh takes the first value
@@ -57,8 +61,9 @@ type sshHost struct {
 	bin      string
 	opts     []string // the caller's ssh options
 	dest     string
-	dir      string // private directory of the control socket
-	ctlPath  string // the control socket
+	dir      string   // private directory of the control socket
+	ctlPath  string   // the control socket
+	env      []string // SSHOptions.Env
 	timeout  time.Duration
 	persist  time.Duration
 	starting chan struct{} // capacity 1: held while a master starts
@@ -105,6 +110,7 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 		dest:     o.Args[n],
 		dir:      dir,
 		ctlPath:  filepath.Join(dir, "ctl"),
+		env:      o.Env,
 		timeout:  o.ConnectTimeout,
 		persist:  o.Persist,
 		starting: make(chan struct{}, 1),
@@ -186,7 +192,7 @@ func (h *sshHost) ensure(ctx context.Context) error {
 	// sign that the master is up, and its status and stderr say why not.
 	argv := h.argv([]string{"-M", "-N", "-o", "ControlPersist=" + strconv.Itoa(int(h.persist.Seconds()+0.5))}, "")
 	cmd := exec.CommandContext(sctx, argv[0], argv[1:]...)
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(h.env)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
@@ -234,7 +240,7 @@ func (h *sshHost) control(op string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, h.bin, "-S", h.ctlPath, "-O", op, "--", h.dest)
-	cmd.Env = cleanEnv()
+	cmd.Env = procEnv(h.env)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -42,7 +42,7 @@ func newSSHEnv(t testing.TB, rtt time.Duration, extra ...string) *sshEnv {
 	}
 	e.host = h.(*sshHost)
 	t.Cleanup(func() { h.Close() })
-	e.m = NewManager(&Options{Tmux: e.fx.Bin, ConfigFile: "/dev/null", Logger: testLogger(t), Host: h})
+	e.m = NewManager(&Options{Tmux: e.fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t), Host: h})
 	t.Cleanup(func() { e.m.Close() })
 	e.srv = e.m.Server(Socket{Name: e.fx.Socket})
 	return e
@@ -82,7 +82,7 @@ func TestSSHCore(t *testing.T) {
 	if err != nil || r.ExitStatus != 1 || strings.Join(r.Output, ",") != "a,b" {
 		t.Fatalf("RunCommand: got %+v, %v; want status 1, output a,b", r, err)
 	}
-	_, lines, err := s.Capture(ctx, pane, false, CaptureArgs{})
+	_, lines, err := s.Capture(ctx, pane, CaptureArgs{})
 	if err != nil || !strings.Contains(strings.Join(lines, "\n"), "over-42") {
 		t.Fatalf("Capture: got %q, %v", lines, err)
 	}
@@ -331,7 +331,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	sent := make(chan error, m)
 	for range m {
 		go func() {
-			_, _, err := s.Capture(ctx, pane, false, CaptureArgs{})
+			_, _, err := s.Capture(ctx, pane, CaptureArgs{})
 			sent <- err
 		}()
 	}
@@ -361,7 +361,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	// Calls work again, over a new connection.
 	deadline := time.Now().Add(bound)
 	for {
-		_, lines, err := s.Capture(ctx, pane, false, CaptureArgs{})
+		_, lines, err := s.Capture(ctx, pane, CaptureArgs{})
 		if err == nil && lines != nil {
 			break
 		}
@@ -464,7 +464,7 @@ func TestSSHHostDownAndBack(t *testing.T) {
 	waitFor(t, "the control client to end", func() bool { return !e.srv.ConnStats().Connected })
 	for range 3 {
 		start := time.Now()
-		_, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{})
+		_, _, err := e.srv.Capture(ctx, pane, CaptureArgs{})
 		var se *Error
 		if !errors.As(err, &se) || se.Kind != KindNoServer || !se.Retryable() {
 			t.Fatalf("a call while the host is down: got %v, want a retryable server_unavailable", err)
@@ -475,7 +475,7 @@ func TestSSHHostDownAndBack(t *testing.T) {
 		t.Logf("while down: %v", err)
 	}
 	e.proxy.Refuse(false)
-	if _, _, err := e.srv.Capture(ctx, pane, false, CaptureArgs{}); err != nil {
+	if _, _, err := e.srv.Capture(ctx, pane, CaptureArgs{}); err != nil {
 		t.Fatalf("the first call once the host is back: %v", err)
 	}
 }

@@ -43,7 +43,7 @@ const (
 
 // WaitArgs are the arguments of [Server.WaitForText].
 type WaitArgs struct {
-	Pane      PaneRef  // a zero PaneRef waits on the first session's active pane
+	Pane      PaneRef  // the pane to wait on; a zero PaneRef is target_required
 	Patterns  []string // none: wait for any new output
 	Stop      []string // patterns that end the wait as a failure; they win ties
 	Regex     bool
@@ -171,6 +171,30 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows}, nil
 }
 
+// Check reports the argument errors (invalid_arguments) that
+// [Server.WaitForText] would answer a with, without a call to tmux: a
+// caller that looks up a default pane first can check a before it.
+func (a WaitArgs) Check() error {
+	_, _, err := a.compile()
+	return err
+}
+
+// compile returns a's success and stop patterns as matchers.
+func (a WaitArgs) compile() (pats, stops matcher, err error) {
+	if pats, err = compile(a.Patterns, a.Regex, a.MatchCase); err != nil {
+		return nil, nil, err
+	}
+	if stops, err = compile(a.Stop, a.Regex, a.MatchCase); err != nil {
+		return nil, nil, err
+	}
+	switch a.Since {
+	case "", SinceInput, SinceStart, SinceScreen:
+	default:
+		return nil, nil, errorf(KindInvalid, false, "unknown start %q for a wait: want input, start or screen", a.Since)
+	}
+	return pats, stops, nil
+}
+
 // WaitForText waits until a line of the pane's text matches a pattern (or,
 // with no patterns, until any output arrives), a stop pattern matches, or
 // the timeout passes.
@@ -191,24 +215,15 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 // program prints: at once, then at most once per a.Interval.
 func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
-	pats, err := compile(a.Patterns, a.Regex, a.MatchCase)
+	pats, stops, err := a.compile()
 	if err != nil {
 		return WaitResult{}, err
-	}
-	stops, err := compile(a.Stop, a.Regex, a.MatchCase)
-	if err != nil {
-		return WaitResult{}, err
-	}
-	switch a.Since {
-	case "", SinceInput, SinceStart, SinceScreen:
-	default:
-		return WaitResult{}, errorf(KindInvalid, false, "unknown start %q for a wait: want input, start or screen", a.Since)
 	}
 	interval := a.Interval
 	if interval <= 0 {
 		interval = 50 * time.Millisecond
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane, true)
+	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
@@ -521,7 +536,7 @@ type QuietResult struct {
 // timer, reset by each %output, does the waiting: nothing is polled.
 func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
 	start := time.Now()
-	pane, err := s.ResolvePane(ctx, a.Pane, true)
+	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return QuietResult{}, err
 	}

@@ -250,7 +250,7 @@ func BenchmarkInProcessToolCall(b *testing.B) {
 	fx := fixtures.NewServer(b)
 	sid := fx.NewSession(b, "bench", "cat >/dev/null")
 	pane := fx.Tmux(b, "display-message", "-p", "-t", sid, "#{pane_id}")
-	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir()})
 	b.Cleanup(func() { m.Close() })
 	backend := mcp.NewTmuxBackend(m, &mcp.TmuxOptions{Socket: session.Socket{Name: fx.Socket}})
 	srv, err := mcp.NewServer(backend, nil)

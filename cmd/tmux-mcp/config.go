@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -55,6 +56,11 @@ type config struct {
 	ssh             []string      // LIBTMUX_SSH / --ssh, split: ssh options, destination last; nil = local
 	selfPane        string        // TMUX_PANE
 	selfSocketPath  string        // from TMUX
+
+	// From the process, not the flags (see readProcess).
+	env       []string // this process's environment, for tmux and ssh
+	socketDir string   // where tmux keeps this user's named sockets
+	homeDir   string   // what "~" means in a start directory; "" if unknown
 
 	help, version bool
 
@@ -156,6 +162,16 @@ func (l *toolList) String() string { return strings.Join(*l, ",") }
 func (l *toolList) Set(s string) error {
 	*l = append(*l, s)
 	return nil
+}
+
+// readProcess fills in what session needs to know about this process and
+// may not read itself, since only cmd reads the environment: what the
+// tmux and ssh it starts inherit, the directory tmux keeps this user's
+// named sockets in, and the home directory.
+func (c *config) readProcess(getenv func(string) string) {
+	c.env = os.Environ()
+	c.socketDir = session.SocketDir(getenv("TMUX_TMPDIR"), os.Getuid())
+	c.homeDir, _ = os.UserHomeDir() // none: "~" is then refused, as it was
 }
 
 // parseConfig reads the environment through getenv, then the flags, which

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -200,5 +202,22 @@ func TestUsageListsEveryFlag(t *testing.T) {
 		if len(line) > 80 {
 			t.Errorf("--help line over 80 columns: %q", line)
 		}
+	}
+}
+
+// TestReadProcess: cmd, the one reader of the environment, hands session
+// the socket directory tmux would use under TMUX_TMPDIR, and an environment.
+func TestReadProcess(t *testing.T) {
+	dir := t.TempDir()
+	var c config
+	c.readProcess(envOf("TMUX_TMPDIR=" + dir))
+	if want := session.SocketDir(dir, os.Getuid()); c.socketDir != want || !strings.HasPrefix(filepath.Base(c.socketDir), "tmux-") {
+		t.Errorf("socketDir: got %q, want %q", c.socketDir, want)
+	}
+	if real, _ := filepath.EvalSymlinks(dir); filepath.Dir(c.socketDir) != real {
+		t.Errorf("socketDir %q is not in TMUX_TMPDIR %q", c.socketDir, real)
+	}
+	if c.env == nil {
+		t.Error("env: got nil, want this process's environment")
 	}
 }

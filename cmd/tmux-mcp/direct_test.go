@@ -91,7 +91,7 @@ func TestDirectLaneAnswersAsTheSDK(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	sid := fx.NewSession(t, "eq", "cat")
 	pane := fx.Tmux(t, "display-message", "-p", "-t", sid, "#{pane_id}")
-	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null"})
+	m := session.NewManager(&session.Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir()})
 	t.Cleanup(func() { m.Close() })
 	srv, err := mcp.NewServer(mcp.NewTmuxBackend(m, &mcp.TmuxOptions{Socket: session.Socket{Name: fx.Socket}}),
 		&mcp.Options{Safety: "readonly"})

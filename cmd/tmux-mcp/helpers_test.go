@@ -20,7 +20,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
+
+// testSocketDir is where the fixtures' tmux puts its named sockets, for the
+// tests that build a session.Manager themselves instead of running cmd.
+func testSocketDir() string { return session.SocketDir(os.Getenv("TMUX_TMPDIR"), os.Getuid()) }
 
 // The black-box tests build the command once per test binary (with -race
 // when the tests run with it, so the server's own races fail them too) and

@@ -78,6 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	for _, w := range cfg.warnings {
 		logger.Warn(w)
 	}
+	cfg.readProcess(getenv)
 	host, err := newHost(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
@@ -94,6 +95,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		// The liveness deadline: see session.Options.ReplyDeadline.
 		ReplyDeadline: cfg.replyDeadline,
 		Host:          host,
+		SocketDir:     cfg.socketDir,
+		Env:           cfg.env,
+		HomeDir:       cfg.homeDir,
 	})
 	defer manager.Close()
 	backend := mcp.NewTmuxBackend(manager, &mcp.TmuxOptions{

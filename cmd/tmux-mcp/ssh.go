@@ -13,7 +13,7 @@ func newHost(cfg *config) (session.Host, error) {
 	if cfg.ssh == nil {
 		return nil, nil
 	}
-	return session.NewSSH(&session.SSHOptions{Args: cfg.ssh})
+	return session.NewSSH(&session.SSHOptions{Args: cfg.ssh, Env: cfg.env})
 }
 
 // parseSSH reads --ssh or LIBTMUX_SSH: empty means this machine. Errors
