@@ -73,12 +73,12 @@ func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, 
 		}
 	}()
 	for i := range 40 {
-		ref, err := attacher.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
+		ref, err := attacher.link.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
 		if err != nil {
 			close(stop)
 			t.Fatalf("attach %d: %v (tmux server died: %v)", i, err, fx.Died())
 		}
-		attacher.closeClient(ref.conn())
+		attacher.link.closeClient(ref.conn())
 	}
 	close(stop)
 	if err := <-churned; err != nil {

@@ -118,7 +118,7 @@ type CreateSessionArgs struct {
 // CreateSession creates a detached session and records it as owned by this
 // process. With no server running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
-	if s.hasLiveConn() {
+	if s.link.live() {
 		// The server's release is known only once connected; before the
 		// first connect tmux itself refuses what this would.
 		rel := s.release()
@@ -181,7 +181,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 	// Connecting now reads the generation the session belongs to, and the
 	// release that printed line.
-	if _, err := s.connect(ctx); err != nil {
+	if _, err := s.link.connect(ctx); err != nil {
 		return Session{}, err
 	}
 	rows, ok := s.fmts.sessions.parse(s.release(), []string{line})
@@ -252,7 +252,7 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	}
 	// A connection lives exactly as long as its server: if the server
 	// restarted, connecting reads the new generation and drops ownership.
-	if _, err := s.connect(ctx); err != nil {
+	if _, err := s.link.connect(ctx); err != nil {
 		if noServer(err) {
 			s.owned.remove(gen, id)
 			return nil // the server and every session with it are gone

@@ -314,13 +314,13 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 
 // KillWindow kills window id. When that ends the session the control
 // client is attached to, the client moves elsewhere first (see
-// [Server.Leave]), else it is settled (see [Server.Settle]).
+// link.leaveIfLast), else it is settled (see link.settle).
 func (s *Server) KillWindow(ctx context.Context, id string) error {
-	s.leaveIfLast(ctx, id)
+	s.link.leaveIfLast(ctx, id)
 	if _, err := s.change(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
 		return err
 	}
-	s.Settle(ctx)
+	s.link.settle(ctx)
 	return nil
 }
 
@@ -362,7 +362,7 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		dst = sid
 	}
 	if dst != sid {
-		s.leaveIfLast(ctx, wid)
+		s.link.leaveIfLast(ctx, wid)
 	}
 	rs, err = s.change(ctx,
 		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
@@ -375,6 +375,6 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		return Window{}, err
 	}
 	// Moving a session's last window away destroys the session.
-	s.Settle(ctx)
+	s.link.settle(ctx)
 	return w, nil
 }
