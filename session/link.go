@@ -479,18 +479,23 @@ func (l *link) leave(ctx context.Context, id string) {
 	_, _ = s.send(ctx, c, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
 }
 
-// leaveIfLast is leave for an operation that removes window id from its
-// session (kill-window, move-window to another session): the session ends
-// with its last window.
-func (l *link) leaveIfLast(ctx context.Context, window string) {
+// leaveIfLast is leave for an operation that removes window id or pane id
+// from its session (kill-window, kill-pane, move-window to another
+// session): the session ends with its last one. Only an id (@N, %N) is
+// recognised; for anything else settle catches a client that ends.
+func (l *link) leaveIfLast(ctx context.Context, id string) {
 	l.mu.Lock()
 	attached := l.attached
 	l.mu.Unlock()
 	if attached == "" {
 		return
 	}
-	rs, err := l.s.exec(ctx, controlmode.NewCommand("list-windows", "-t", attached, "-F", "#{window_id}"))
-	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] == window {
+	list := controlmode.NewCommand("list-windows", "-t", attached, "-F", "#{window_id}")
+	if isPaneID(id) {
+		list = controlmode.NewCommand("list-panes", "-s", "-t", attached, "-F", "#{pane_id}")
+	}
+	rs, err := l.s.exec(ctx, list)
+	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] == id {
 		l.leave(ctx, attached)
 	}
 }

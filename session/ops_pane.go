@@ -498,11 +498,16 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 
 // KillPane kills pane (a target, normally a pane id). The caller checks
 // self-protection first. Killing a window's last pane closes the window,
-// and a session's last window the session.
+// and a session's last window the session: the control client is spared
+// as by KillWindow.
 func (s *Server) KillPane(ctx context.Context, pane string) error {
 	if pane == "" {
 		return errorf(CodeTargetRequired, false, "kill_pane needs a pane_id")
 	}
-	_, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane))
-	return err
+	s.link.leaveIfLast(ctx, pane)
+	if _, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {
+		return err
+	}
+	s.link.settle(ctx)
+	return nil
 }

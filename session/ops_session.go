@@ -226,12 +226,16 @@ func (s *Server) Owned() []string {
 	return ids
 }
 
-// KillSession kills a session, owned or not.
+// KillSession kills a session, owned or not. When the control client is
+// attached to it, the client moves to another session first (see
+// link.leave), and is settled after (see link.settle).
 func (s *Server) KillSession(ctx context.Context, id string) error {
+	s.link.leave(ctx, id)
 	if _, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
 		return err
 	}
 	s.owned.remove(s.Generation(), id)
+	s.link.settle(ctx)
 	return nil
 }
 
@@ -239,7 +243,8 @@ func (s *Server) KillSession(ctx context.Context, id string) error {
 // Ownership is checked before any tmux I/O: a session it did not create, a
 // generation that is not the current one, or a session already torn down
 // is refused with ownership_required and no effects. An owned session that
-// someone else killed already tears down as completed.
+// someone else killed already tears down as completed. The control client
+// is spared as by KillSession.
 func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	refuse := func(why string) error {
 		return errorf(CodeOwnershipRequired, false, "session %s of generation %s %s", id, gen, why)
@@ -262,11 +267,13 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	if s.Generation() != gen {
 		return refuse("belongs to a server that has since restarted")
 	}
+	s.link.leave(ctx, id)
 	_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id))
 	if err != nil && !IsNotFound(err) {
 		return err
 	}
 	s.owned.remove(gen, id)
+	s.link.settle(ctx)
 	return nil
 }
 

@@ -452,13 +452,3 @@ func cleanEnv() []string {
 	}
 	return env
 }
-
-// Leave moves the control client to another session when it is attached
-// to session id, so that destroying id leaves the client connected (see
-// link.leave).
-func (s *Server) Leave(ctx context.Context, id string) { s.link.leave(ctx, id) }
-
-// Settle returns once the control client has either survived or ended
-// after a command that may have destroyed the session it is attached to
-// (see link.settle).
-func (s *Server) Settle(ctx context.Context) { s.link.settle(ctx) }
