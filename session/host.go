@@ -87,20 +87,6 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 	}, nil
 }
 
-// blocking reports whether a one-shot with args may wait for as long as
-// it likes: wait-for without -S, -L or -U.
-func blocking(args []string) bool {
-	if commandName(args) != "wait-for" {
-		return false
-	}
-	for _, a := range args {
-		if a == "-S" || a == "-L" || a == "-U" {
-			return false
-		}
-	}
-	return true
-}
-
 // preflight checks what can be checked before a control client starts: on
 // this machine, that tmux can be run and a server listens on the socket.
 // On another host, starting the client is the check.

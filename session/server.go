@@ -76,26 +76,6 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	return rs, err
 }
 
-// gateHold is how a command takes the gate; a line takes it as its most
-// demanding command does.
-type gateHold int
-
-const (
-	noHold     gateHold = iota // a read: tmux notifies no one
-	sharedHold                 // a command that can change tmux
-	loneHold                   // a command that can end a session
-)
-
-func holdFor(name string) gateHold {
-	switch {
-	case destroysSessions[name]:
-		return loneHold
-	case readOnlyCommands[name]:
-		return noHold
-	}
-	return sharedHold
-}
-
 // enter takes the gate as h says and returns what lets it go.
 func (s *Server) enter(h gateHold) (leave func()) {
 	switch h {
@@ -107,15 +87,6 @@ func (s *Server) enter(h gateHold) (leave func()) {
 		return s.gate.runlock
 	}
 	return func() {}
-}
-
-// destroysSessions names the commands that can end a session: by name, or
-// by taking its last window or pane away (break-pane of a window's only
-// pane moves the window out).
-var destroysSessions = map[string]bool{
-	"kill-session": true, "kill-server": true, "kill-window": true, "kill-pane": true,
-	"unlink-window": true, "move-window": true, "join-pane": true, "move-pane": true,
-	"break-pane": true,
 }
 
 // Generation returns the generation of the server the client is attached
@@ -354,23 +325,6 @@ func unresponsive(err error, cmds []controlmode.Command) error {
 	return e
 }
 
-// readOnlyCommands change nothing in tmux, so a line of them may be sent
-// again when the client ends before it is answered.
-var readOnlyCommands = map[string]bool{
-	"list-sessions": true, "list-windows": true, "list-panes": true, "list-clients": true,
-	"list-buffers": true, "capture-pane": true, "display-message": true, "has-session": true,
-	"show-options": true, "show-environment": true, "show-hooks": true, "show-buffer": true,
-}
-
-func readOnly(cmds []controlmode.Command) bool {
-	for _, c := range cmds {
-		if !readOnlyCommands[c.Name()] {
-			return false
-		}
-	}
-	return true
-}
-
 // change is exec for commands that change the server's structure: the
 // model is marked dirty whatever the outcome, once tmux may have seen them.
 func (s *Server) change(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
@@ -404,11 +358,8 @@ func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	s.forked.Add(1)
-	// As in send, but for wait-for, which may block for as long as it
-	// likes and queues no notification.
-	if name := commandName(args); name != "wait-for" {
-		defer s.enter(holdFor(name))()
-	}
+	defer s.enter(holdFor(commandName(args)))() // as in send
+
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {
