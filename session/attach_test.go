@@ -66,7 +66,7 @@ func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, 
 				return
 			default:
 			}
-			if _, err := churner.change(ctx, churn(i)...); err != nil {
+			if _, err := churner.execChange(ctx, churn(i)...); err != nil {
 				churned <- fmt.Errorf("churn %d: %w", i, err)
 				return
 			}
@@ -189,7 +189,7 @@ func TestKillWaitsForOwnWrites(t *testing.T) {
 			})
 		}
 		close(start)
-		_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", "="+name))
+		_, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", "="+name))
 		selects.Wait()
 		if err != nil || fx.Died() {
 			t.Fatalf("round %d: kill-session: %v (tmux server died: %v)", round, err, fx.Died())

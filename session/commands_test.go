@@ -16,7 +16,7 @@ import (
 
 // sentCommands returns the name of every tmux command the package's
 // non-test files send (the first argument of controlmode.NewCommand) or
-// fork (the first non-flag argument of oneShot or run), with where each is. A
+// fork (the first non-flag argument of forkTmux), with where each is. A
 // name it cannot read is reported as an error: a name built at run time
 // would escape the table.
 func sentCommands(t *testing.T) map[string]string {
@@ -41,7 +41,7 @@ func sentCommands(t *testing.T) map[string]string {
 		}
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil || fn.Name.Name == "oneShot" { // oneShot only forwards to run
+			if !ok || fn.Body == nil {
 				continue
 			}
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
@@ -63,14 +63,14 @@ func sentCommands(t *testing.T) map[string]string {
 					for _, v := range got {
 						names[v] = at
 					}
-				case sel.Sel.Name == "oneShot" || sel.Sel.Name == "run":
+				case sel.Sel.Name == "forkTmux":
 					var args []string
 					for _, a := range call.Args[1:] {
 						args = append(args, literals(a)...)
 					}
 					name := commandName(args)
 					if name == "" {
-						t.Errorf("%s: cannot read the command name of a fork", at)
+						t.Errorf("%s: cannot read the command name of forkTmux", at)
 					}
 					names[name] = at
 				}

@@ -121,7 +121,7 @@ func (s *Server) serverListening(ctx context.Context) bool {
 	if !s.host().remote() {
 		return s.sock.listening()
 	}
-	_, err := s.oneShot(ctx, "-N", "list-sessions", "-F", "#{session_id}")
+	_, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
 	return !noServerMessage(err)
 }
 

@@ -242,7 +242,7 @@ func (l *link) start(ctx context.Context) (c *controlmode.Conn, src uint64, gen,
 	}
 	var ref *clientRef
 	for _, t := range append(targets, "") {
-		ref, err = l.startClient(ctx, t, l.onNotification)
+		ref, err = l.startClient(ctx, t, l.onMainNotification)
 		if err == nil {
 			break
 		}
@@ -330,15 +330,15 @@ func (l *link) startConn(ctx context.Context, argv, cmd []string, onNote func(co
 	})
 }
 
-// onNotification handles the main client's notifications. It runs on
+// onMainNotification handles the main client's notifications. It runs on
 // that client's reader goroutine.
-func (l *link) onNotification(src uint64, ref *clientRef, n controlmode.Notification) {
+func (l *link) onMainNotification(src uint64, ref *clientRef, n controlmode.Notification) {
 	if sc, ok := n.(controlmode.SessionChanged); ok {
 		l.mu.Lock()
 		l.attached = sc.Session
 		l.mu.Unlock()
 	}
-	l.s.onNotice(src, ref, n)
+	l.s.onClientNotification(src, ref, n)
 }
 
 // reconnectAfterEnd waits for main client c, whose source number is src,

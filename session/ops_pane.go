@@ -371,7 +371,7 @@ func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if src == "" || dst == "" {
 		return Pane{}, errorf(CodeTargetRequired, false, "swap_pane needs both source_pane_id and target_pane_id")
 	}
-	rs, err := s.change(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
+	rs, err := s.execChange(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
 	if err != nil {
 		return Pane{}, err
 	}
@@ -505,7 +505,7 @@ func (s *Server) KillPane(ctx context.Context, pane string) error {
 		return errorf(CodeTargetRequired, false, "kill_pane needs a pane_id")
 	}
 	s.link.leaveIfLast(ctx, pane)
-	if _, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {
 		return err
 	}
 	s.link.settle(ctx)

@@ -41,7 +41,7 @@ type ServerStatus struct {
 func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 	st := ServerStatus{Socket: s.sock, SocketPath: s.sock.Path}
 	if !s.link.live() {
-		if _, err := s.oneShot(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
+		if _, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
 			return st, nil
 		}
 	}
@@ -86,7 +86,7 @@ func noServerMessage(err error) bool {
 // a server on an empty socket). A socket with no server is not_found.
 func (s *Server) KillServer(ctx context.Context) error {
 	if !s.link.live() {
-		_, err := s.oneShot(ctx, "-N", "kill-server")
+		_, _, err := s.forkTmux(ctx, "-N", "kill-server")
 		if noServerMessage(err) {
 			return errorf(CodeNotFound, false, "no tmux server is running on socket %s", s.sock)
 		}
@@ -201,7 +201,7 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 	// Not connected to it: ask once, without attaching. list-sessions
 	// never starts a server.
 	probe := &Server{opts: &m.opts, sock: sock}
-	out, err := probe.oneShot(ctx, "-N", "list-sessions", "-F", "#{version}")
+	out, _, err := probe.forkTmux(ctx, "-N", "list-sessions", "-F", "#{version}")
 	if err != nil {
 		if noServerMessage(err) {
 			return ServerStatus{}, false // it went away since the connect

@@ -157,14 +157,14 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 
 	var line string
-	rs, err := s.change(ctx, cmd)
+	rs, err := s.execChange(ctx, cmd)
 	switch {
 	case err == nil && len(rs[0].Lines) == 1:
 		line = rs[0].Lines[0]
 	case err != nil && noServer(err):
 		// Nothing to attach to: this call starts the server. The control
 		// client attaches to the new session on the next call.
-		out, stderr, err := s.run(ctx, append([]string{"new-session"}, args...)...)
+		out, stderr, err := s.forkTmux(ctx, append([]string{"new-session"}, args...)...)
 		if err != nil {
 			return Session{}, err
 		}
@@ -231,7 +231,7 @@ func (s *Server) Owned() []string {
 // link.leave), and is settled after (see link.settle).
 func (s *Server) KillSession(ctx context.Context, id string) error {
 	s.link.leave(ctx, id)
-	if _, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
 		return err
 	}
 	s.owned.remove(s.Generation(), id)
@@ -268,7 +268,7 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 		return refuse("belongs to a server that has since restarted")
 	}
 	s.link.leave(ctx, id)
-	_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id))
+	_, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", id))
 	if err != nil && !IsNotFound(err) {
 		return err
 	}
@@ -358,7 +358,7 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	if err := s.checkName(ctx, "a session", newName); err != nil {
 		return Session{}, err
 	}
-	rs, err := s.change(ctx,
+	rs, err := s.execChange(ctx,
 		controlmode.NewCommand("rename-session", "-t", id).Text(formatLiteral(newName)),
 		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.format))
 	if err != nil {

@@ -98,7 +98,7 @@ func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target st
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, cmd(t), s.readWindow(t))
+	rs, err := s.execChange(ctx, cmd(t), s.readWindow(t))
 	if err != nil {
 		return Window{}, err
 	}
@@ -142,7 +142,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, controlmode.NewCommand("new-window", append(args, spawn...)...))
+	rs, err := s.execChange(ctx, controlmode.NewCommand("new-window", append(args, spawn...)...))
 	if err != nil {
 		return Window{}, err
 	}
@@ -201,7 +201,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	if a.Shell != "" {
 		cmd = cmd.Text(a.Shell)
 	}
-	rs, err := s.change(ctx, cmd)
+	rs, err := s.execChange(ctx, cmd)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -305,7 +305,7 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 		return Window{}, err
 	}
 	t := sess.ID + ":"
-	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.readWindow(t))
+	rs, err := s.execChange(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.readWindow(t))
 	if err != nil {
 		return Window{}, err
 	}
@@ -317,7 +317,7 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 // link.leaveIfLast), else it is settled (see link.settle).
 func (s *Server) KillWindow(ctx context.Context, id string) error {
 	s.link.leaveIfLast(ctx, id)
-	if _, err := s.change(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
 		return err
 	}
 	s.link.settle(ctx)
@@ -364,7 +364,7 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 	if dst != sid {
 		s.link.leaveIfLast(ctx, wid)
 	}
-	rs, err = s.change(ctx,
+	rs, err = s.execChange(ctx,
 		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
 		s.readWindow(wid))
 	if err != nil {

@@ -162,9 +162,9 @@ func (s *Server) startError(err error) error {
 	return &Error{Code: CodeServerUnavailable, Msg: "cannot attach to the tmux server on socket " + s.sock.String() + ": " + msg, Err: err}
 }
 
-// onNotice is what every client's notification does: output to the
+// onClientNotification is what every client's notification does: output to the
 // streams, structure to the model (and a resync soon), both to listeners.
-func (s *Server) onNotice(src uint64, ref *clientRef, n controlmode.Notification) {
+func (s *Server) onClientNotification(src uint64, ref *clientRef, n controlmode.Notification) {
 	s.onOutput(src, ref, n)
 	structural := s.model.apply(n)
 	s.notifyChange(n, structural)
@@ -325,9 +325,9 @@ func unresponsive(err error, cmds []controlmode.Command) error {
 	return e
 }
 
-// change is exec for commands that change the server's structure: the
+// execChange is exec for commands that change the server's structure: the
 // model is marked dirty whatever the outcome, once tmux may have seen them.
-func (s *Server) change(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+func (s *Server) execChange(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
 	rs, err := s.exec(ctx, cmds...)
 	if err == nil || Written(err) {
 		s.model.markDirty()
@@ -335,16 +335,11 @@ func (s *Server) change(ctx context.Context, cmds ...controlmode.Command) ([]con
 	return rs, err
 }
 
-// oneShot runs one tmux process with args and returns its output. It is
-// the only place that forks tmux, for what the shared channel must not
-// carry (blocking commands) or cannot (no session to attach to yet).
-func (s *Server) oneShot(ctx context.Context, args ...string) (string, error) {
-	out, _, err := s.run(ctx, args...)
-	return out, err
-}
-
-// run is oneShot that also returns what tmux wrote to stderr.
-func (s *Server) run(ctx context.Context, args ...string) (stdout, stderr string, err error) {
+// forkTmux runs one tmux process with args and returns its output and
+// what it wrote to stderr. It is the only place that forks tmux, for what
+// the shared channel must not carry (blocking commands) or cannot (no
+// session to attach to yet).
+func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr string, err error) {
 	argv := s.sock.args()
 	if s.opts.ConfigFile != "" {
 		argv = append(argv, "-f", s.opts.ConfigFile)

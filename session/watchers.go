@@ -118,7 +118,7 @@ func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
 	v, err, _ := l.s.group.Do("watch "+sessionID, func() (any, error) {
 		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		ref, err := l.startClient(sctx, sessionID, l.s.onNotice)
+		ref, err := l.startClient(sctx, sessionID, l.s.onClientNotification)
 		if err != nil {
 			return nil, l.s.startError(err)
 		}
