@@ -22,8 +22,8 @@
 // debounced resync in a single round trip. The control clients and their
 // state (the main client, its generation and session, the dial under way,
 // the watchers) have one owner, the Server's link, which alone writes
-// them; every step of a client's life, and every goroutine a Server
-// starts, goes through it.
+// them; every step of a client's life goes through it, and Close waits for
+// the goroutines it starts.
 //
 // Where one lock is taken while another is held, the order is:
 //

@@ -37,11 +37,11 @@ var reconnectDelays = []time.Duration{0, 10 * time.Millisecond, 50 * time.Millis
 // and [link.settle], so that the client moves away first or is known to be
 // gone after. [link.close] ends it all.
 type link struct {
-	s      *Server       // what the clients serve: the gate, the model, the streams
-	stop   chan struct{} // closed by close
-	wg     sync.WaitGroup
-	dials  atomic.Uint64 // successful connects, for tests and the README's figures
-	srcSeq atomic.Uint64 // numbers the control clients, as sources of output
+	s      *Server        // what the clients serve: the gate, the model, the streams
+	stop   chan struct{}  // closed by close
+	wg     sync.WaitGroup // what spawn, connect, dial and feed start; close waits for it
+	dials  atomic.Uint64  // successful connects, for tests and the README's figures
+	srcSeq atomic.Uint64  // numbers the control clients, as sources of output
 
 	mu       sync.Mutex          // guards the fields below
 	conn     *controlmode.Conn   // the main client; nil before it connects and once it is dropped
