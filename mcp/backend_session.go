@@ -108,11 +108,9 @@ func (b *TmuxBackend) KillSession(ctx context.Context, in KillSessionIn) (Messag
 				"refusing to kill session %s (%s): it holds this MCP server's own pane %s", s.ID, s.Name, b.opts.SelfPane)
 		}
 	}
-	srv.Leave(ctx, s.ID)
 	if err := srv.KillSession(ctx, s.ID); err != nil {
 		return Message{}, err
 	}
-	srv.Settle(ctx)
 	name := s.Name
 	if name == "" {
 		name = s.ID
@@ -148,13 +146,8 @@ func (b *TmuxBackend) TeardownSession(ctx context.Context, in TeardownSessionIn)
 			break
 		}
 	}
-	if srv.Owns(in.Generation, in.SessionID) {
-		// Only for a session it may destroy: a refusal does no tmux I/O.
-		srv.Leave(ctx, in.SessionID)
-	}
 	if err := srv.TeardownSession(ctx, in.SessionID, in.Generation); err != nil {
 		return TeardownSessionResult{}, err
 	}
-	srv.Settle(ctx)
 	return TeardownSessionResult{Completed: true, SessionID: in.SessionID, Generation: in.Generation}, nil
 }

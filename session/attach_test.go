@@ -67,19 +67,19 @@ func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, 
 				return
 			default:
 			}
-			if _, err := churner.change(ctx, churn(i)...); err != nil {
+			if _, err := churner.execChange(ctx, churn(i)...); err != nil {
 				churned <- fmt.Errorf("churn %d: %w", i, err)
 				return
 			}
 		}
 	}()
 	for i := range 40 {
-		ref, err := attacher.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
+		ref, err := attacher.link.startClient(ctx, base, func(uint64, *clientRef, controlmode.Notification) {})
 		if err != nil {
 			close(stop)
 			t.Fatalf("attach %d: %v (tmux server died: %v)", i, err, fx.Died())
 		}
-		attacher.closeClient(ref.conn())
+		attacher.link.closeClient(ref.conn())
 	}
 	close(stop)
 	if err := <-churned; err != nil {
@@ -199,7 +199,7 @@ func TestKillWaitsForOwnWrites(t *testing.T) {
 			})
 		}
 		close(start)
-		_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", "="+name))
+		_, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", "="+name))
 		selects.Wait()
 		if err != nil || fx.Died() {
 			t.Fatalf("round %d: kill-session: %v (tmux server died: %v)", round, err, fx.Died())

@@ -111,7 +111,7 @@ func BenchmarkBuild32Panes(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.change(ctx, cmds...); err != nil {
+		if _, err := s.execChange(ctx, cmds...); err != nil {
 			b.Fatal(err)
 		}
 		engine += time.Since(start)

@@ -11,7 +11,7 @@ import (
 func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout time.Duration) error {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if _, err := s.oneShot(wctx, "wait-for", "--", channel); err != nil {
+	if _, _, err := s.forkTmux(wctx, "wait-for", "--", channel); err != nil {
 		if wctx.Err() != nil && ctx.Err() == nil {
 			return errorf(KindDeadline, false, "channel %q was not signalled within %v", channel, timeout)
 		}
@@ -29,6 +29,6 @@ func (s *Server) SignalChannel(ctx context.Context, channel string) error {
 	if !s.serverListening(ctx) {
 		return errorf(KindNoServer, false, "no tmux server is running on socket %s", s.sock)
 	}
-	_, err := s.oneShot(ctx, "wait-for", "-S", "--", channel)
+	_, _, err := s.forkTmux(ctx, "wait-for", "-S", "--", channel)
 	return err
 }

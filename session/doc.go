@@ -19,7 +19,25 @@
 // Managers and Servers are safe for concurrent use. The model is owned by
 // its Server: notifications are applied on the connection's reader
 // goroutine under a short lock, and structural changes trigger one
-// debounced resync in a single round trip.
+// debounced resync in a single round trip. The control clients and their
+// state (the main client, its generation and session, the dial under way,
+// the watchers) have one owner, the Server's link, which alone writes
+// them; every step of a client's life goes through it, and Close waits for
+// the goroutines it starts.
+//
+// Where one lock is taken while another is held, the order is:
+//
+//   - Manager.mu before a Server's locks: a Server made for a closed
+//     Manager is closed under it.
+//   - link.mu before owned.mu (a new generation drops the old one's
+//     sessions), clientRef.mu (a watcher's client is looked at) and the
+//     model's mu (a dropped client's model is emptied). link.mu is never
+//     held across tmux I/O, the gate or a wait.
+//   - streams.mu before a paneStream's mu.
+//   - the gate's rw before its mu.
+//
+// No other lock is taken while another is held, except that listeners
+// run under the listeners' read lock.
 //
 // # Errors
 //

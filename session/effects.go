@@ -65,7 +65,7 @@ func noteRun(ctx context.Context, args []string, ran bool) {
 		return
 	}
 	c.sent.Store(true)
-	if ran && !readOnlyCommands[commandName(args)] {
+	if ran && !commands[commandName(args)].reads {
 		c.changed.Store(true)
 	}
 }

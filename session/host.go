@@ -87,20 +87,6 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 	}, nil
 }
 
-// blocking reports whether a one-shot with args may wait for as long as
-// it likes: wait-for without -S, -L or -U.
-func blocking(args []string) bool {
-	if commandName(args) != "wait-for" {
-		return false
-	}
-	for _, a := range args {
-		if a == "-S" || a == "-L" || a == "-U" {
-			return false
-		}
-	}
-	return true
-}
-
 // preflight checks what can be checked before a control client starts: on
 // this machine, that tmux can be run and a server listens on the socket.
 // On another host, starting the client is the check.
@@ -118,15 +104,6 @@ func (s *Server) preflight() error {
 		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
 	}
 	return nil
-}
-
-// openClient starts a control client with o: controlmode.Start, or the
-// client a test supplies in place of tmux (see Options.startConn).
-func (s *Server) openClient(ctx context.Context, o *controlmode.Options) (*controlmode.Conn, error) {
-	if s.opts.startConn != nil {
-		return s.opts.startConn(ctx, o)
-	}
-	return controlmode.Start(ctx, o)
 }
 
 // hostFailure is the error for a one-shot that failed on the way to the
@@ -147,7 +124,7 @@ func (s *Server) serverListening(ctx context.Context) bool {
 	if !s.host().remote() {
 		return s.sock.listening(s.opts.SocketDir)
 	}
-	_, err := s.oneShot(ctx, "-N", "list-sessions", "-F", "#{session_id}")
+	_, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
 	return !noServerMessage(err)
 }
 

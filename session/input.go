@@ -108,13 +108,7 @@ func (s *Server) fed(pane string) bool {
 	if !ok {
 		return false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.SessionID == s.attached && s.conn != nil {
-		return true
-	}
-	w, ok := s.watchers[p.SessionID]
-	return ok && w.ref.conn() != nil && w.ref.conn().Err() == nil
+	return s.link.feeds(p.SessionID)
 }
 
 // paneWidth returns pane's width as the model knows it, 0 if it does not.

@@ -144,7 +144,8 @@ func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
 
 // saveBuffer reads buffer name raw, through a one-shot tmux process.
 func (s *Server) saveBuffer(ctx context.Context, name string) (string, error) {
-	return s.oneShot(ctx, "save-buffer", "-b", name, "-")
+	out, _, err := s.forkTmux(ctx, "save-buffer", "-b", name, "-")
+	return out, err
 }
 
 // DeleteBuffer deletes buffer name.

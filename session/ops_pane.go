@@ -371,7 +371,7 @@ func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if src == "" || dst == "" {
 		return Pane{}, errorf(KindNoTarget, false, "swapping panes needs both a source and a target pane")
 	}
-	rs, err := s.change(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
+	rs, err := s.execChange(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
 	if err != nil {
 		return Pane{}, err
 	}
@@ -498,11 +498,16 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 
 // KillPane kills pane (a target, normally a pane id). The caller checks
 // self-protection first. Killing a window's last pane closes the window,
-// and a session's last window the session.
+// and a session's last window the session: the control client is spared
+// as by KillWindow.
 func (s *Server) KillPane(ctx context.Context, pane string) error {
 	if pane == "" {
 		return errorf(KindNoTarget, false, "killing a pane needs a pane").fix(RemedyPane)
 	}
-	_, err := s.change(ctx, controlmode.NewCommand("kill-pane", "-t", pane))
-	return err
+	s.link.leaveIfLast(ctx, pane)
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {
+		return err
+	}
+	s.link.settle(ctx)
+	return nil
 }

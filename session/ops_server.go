@@ -23,11 +23,6 @@ const (
 	probeParallel    = 8
 )
 
-// settleTimeout bounds how long an operation waits for the control client
-// to end after it destroyed the client's own session or server. tmux sends
-// %exit right after the replies of the line, so this is only a backstop.
-const settleTimeout = 5 * time.Second
-
 // ServerStatus describes one tmux server as get_server_info and
 // list_servers report it.
 type ServerStatus struct {
@@ -46,8 +41,8 @@ type ServerStatus struct {
 // another client made a moment ago.
 func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 	st := ServerStatus{Socket: s.sock, SocketPath: s.sock.Path}
-	if !s.hasLiveConn() {
-		if _, err := s.oneShot(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
+	if !s.link.live() {
+		if _, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
 			return st, nil
 		}
 	}
@@ -91,15 +86,15 @@ func noServerMessage(err error) bool {
 // without one it runs a one-shot kill-server (attaching first would start
 // a server on an empty socket). A socket with no server is [KindNotFound].
 func (s *Server) KillServer(ctx context.Context) error {
-	if !s.hasLiveConn() {
-		_, err := s.oneShot(ctx, "-N", "kill-server")
+	if !s.link.live() {
+		_, _, err := s.forkTmux(ctx, "-N", "kill-server")
 		if noServerMessage(err) {
 			return errorf(KindNotFound, false, "no tmux server is running on socket %s", s.sock)
 		}
 		s.model.markDirty()
 		return err
 	}
-	c, err := s.connect(ctx)
+	c, err := s.link.connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -110,56 +105,8 @@ func (s *Server) KillServer(ctx context.Context) error {
 	if err != nil && !errors.Is(err, controlmode.ErrClosed) {
 		return fromExec(err)
 	}
-	s.waitEnded(ctx, c)
+	s.link.waitEnded(ctx, c)
 	return nil
-}
-
-// Settle returns once the control client has either survived or ended
-// after a command that may have destroyed the session it is attached to
-// (kill-session, kill-window or move-window of its last window). tmux
-// answers the whole line before it ends such a client, so without this a
-// call made right after could be sent to a client that is about to exit
-// and fail with [KindConnLost]. It costs one round trip.
-func (s *Server) Settle(ctx context.Context) {
-	s.mu.Lock()
-	c := s.conn
-	s.mu.Unlock()
-	if c == nil || c.Err() != nil {
-		return
-	}
-	// A client whose session was destroyed has none left: it is exiting.
-	rs, err := s.send(ctx, c, controlmode.NewCommand("display-message", "-p", "#{client_session}"))
-	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] != "" {
-		return
-	}
-	s.waitEnded(ctx, c)
-}
-
-// waitEnded waits until c has ended, ctx is done or settleTimeout passed.
-// An ended c is dropped at once, as the connection's watcher drops it a
-// moment later, and a background resync that was still using it is waited
-// out: until then, the next call could be handed the dead client, or share
-// that resync's failure, and answer [KindConnLost].
-func (s *Server) waitEnded(ctx context.Context, c *controlmode.Conn) {
-	t := time.NewTimer(settleTimeout)
-	defer t.Stop()
-	select {
-	case <-c.Done():
-	case <-ctx.Done():
-	case <-t.C:
-	}
-	if c.Err() == nil {
-		return
-	}
-	s.mu.Lock()
-	if s.conn == c {
-		s.conn = nil
-		s.attached = ""
-		s.model.reset()
-	}
-	s.mu.Unlock()
-	// Joins a resync in flight, or returns at once.
-	_, _, _ = s.group.Do("sync", func() (any, error) { return nil, nil })
 }
 
 // ProbeServers reports the live tmux servers whose sockets are in dir (as
@@ -246,7 +193,7 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 	m.mu.Lock()
 	srv := m.servers[sock]
 	m.mu.Unlock()
-	if srv != nil && srv.hasLiveConn() {
+	if srv != nil && srv.link.live() {
 		if got, err := srv.Status(ctx); err == nil && got.Alive {
 			got.Socket, got.SocketPath = sock, path
 			return got, true
@@ -255,7 +202,7 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 	// Not connected to it: ask once, without attaching. list-sessions
 	// never starts a server.
 	probe := &Server{opts: &m.opts, sock: sock, gate: crashgate.New("", nil)} // list-sessions takes no hold
-	out, err := probe.oneShot(ctx, "-N", "list-sessions", "-F", "#{version}")
+	out, _, err := probe.forkTmux(ctx, "-N", "list-sessions", "-F", "#{version}")
 	if err != nil {
 		if noServerMessage(err) {
 			return ServerStatus{}, false // it went away since the connect
@@ -274,11 +221,4 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 		st.Sessions++
 	}
 	return st, true
-}
-
-// hasLiveConn reports whether the control client is up.
-func (s *Server) hasLiveConn() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conn != nil && s.conn.Err() == nil
 }

@@ -117,7 +117,7 @@ type CreateSessionArgs struct {
 // CreateSession creates a detached session and records it as owned by this
 // process. With no server running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
-	if s.hasLiveConn() {
+	if s.link.live() {
 		// The server's release is known only once connected; before the
 		// first connect tmux itself refuses what this would.
 		rel := s.release()
@@ -156,14 +156,14 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 
 	var line string
-	rs, err := s.change(ctx, cmd)
+	rs, err := s.execChange(ctx, cmd)
 	switch {
 	case err == nil && len(rs[0].Lines) == 1:
 		line = rs[0].Lines[0]
 	case err != nil && noServer(err):
 		// Nothing to attach to: this call starts the server. The control
 		// client attaches to the new session on the next call.
-		out, stderr, err := s.run(ctx, append([]string{"new-session"}, args...)...)
+		out, stderr, err := s.forkTmux(ctx, append([]string{"new-session"}, args...)...)
 		if err != nil {
 			return Session{}, err
 		}
@@ -180,7 +180,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 	// Connecting now reads the generation the session belongs to, and the
 	// release that printed line.
-	if _, err := s.connect(ctx); err != nil {
+	if _, err := s.link.connect(ctx); err != nil {
 		return Session{}, err
 	}
 	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
@@ -225,12 +225,16 @@ func (s *Server) Owned() []string {
 	return ids
 }
 
-// KillSession kills a session, owned or not.
+// KillSession kills a session, owned or not. When the control client is
+// attached to it, the client moves to another session first (see
+// link.leave), and is settled after (see link.settle).
 func (s *Server) KillSession(ctx context.Context, id string) error {
-	if _, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
+	s.link.leave(ctx, id)
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", id)); err != nil {
 		return err
 	}
 	s.owned.remove(s.Generation(), id)
+	s.link.settle(ctx)
 	return nil
 }
 
@@ -238,7 +242,8 @@ func (s *Server) KillSession(ctx context.Context, id string) error {
 // Ownership is checked before any tmux I/O: a session it did not create, a
 // generation that is not the current one, or a session already torn down
 // is refused with [KindNotOwned] and no effects. An owned session that
-// someone else killed already tears down as completed.
+// someone else killed already tears down as completed. The control client
+// is spared as by KillSession.
 func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	refuse := func(why string) error {
 		return errorf(KindNotOwned, false, "session %s of generation %s %s", id, gen, why)
@@ -251,7 +256,7 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	}
 	// A connection lives exactly as long as its server: if the server
 	// restarted, connecting reads the new generation and drops ownership.
-	if _, err := s.connect(ctx); err != nil {
+	if _, err := s.link.connect(ctx); err != nil {
 		if noServer(err) {
 			s.owned.remove(gen, id)
 			return nil // the server and every session with it are gone
@@ -261,11 +266,13 @@ func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	if s.Generation() != gen {
 		return refuse("belongs to a server that has since restarted")
 	}
-	_, err := s.change(ctx, controlmode.NewCommand("kill-session", "-t", id))
+	s.link.leave(ctx, id)
+	_, err := s.execChange(ctx, controlmode.NewCommand("kill-session", "-t", id))
 	if err != nil && !IsNotFound(err) {
 		return err
 	}
 	s.owned.remove(gen, id)
+	s.link.settle(ctx)
 	return nil
 }
 
@@ -350,7 +357,7 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	if err := s.checkName(ctx, "a session", newName); err != nil {
 		return Session{}, err
 	}
-	rs, err := s.change(ctx,
+	rs, err := s.execChange(ctx,
 		controlmode.NewCommand("rename-session", "-t", id).Text(formatLiteral(newName)),
 		controlmode.NewCommand("display-message", "-p", "-t", id, "-F", s.fmts.sessions.String()))
 	if err != nil {

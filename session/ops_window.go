@@ -30,7 +30,7 @@ func (s *Server) windowOp(ctx context.Context, ref WindowRef, cmd func(target st
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, cmd(t), s.windowInfoCommand(t))
+	rs, err := s.execChange(ctx, cmd(t), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
@@ -74,7 +74,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if err != nil {
 		return Window{}, err
 	}
-	rs, err := s.change(ctx, controlmode.NewCommand("new-window", append(args, spawn...)...))
+	rs, err := s.execChange(ctx, controlmode.NewCommand("new-window", append(args, spawn...)...))
 	if err != nil {
 		return Window{}, err
 	}
@@ -133,7 +133,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	if a.Shell != "" {
 		cmd = cmd.Text(a.Shell)
 	}
-	rs, err := s.change(ctx, cmd)
+	rs, err := s.execChange(ctx, cmd)
 	if err != nil {
 		return Pane{}, err
 	}
@@ -237,7 +237,7 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 		return Window{}, err
 	}
 	t := sess.ID + ":"
-	rs, err := s.change(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.windowInfoCommand(t))
+	rs, err := s.execChange(ctx, controlmode.NewCommand(name, "-t", sess.ID), s.windowInfoCommand(t))
 	if err != nil {
 		return Window{}, err
 	}
@@ -246,13 +246,13 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 
 // KillWindow kills window id. When that ends the session the control
 // client is attached to, the client moves elsewhere first (see
-// [Server.Leave]), else it is settled (see [Server.Settle]).
+// link.leaveIfLast), else it is settled (see link.settle).
 func (s *Server) KillWindow(ctx context.Context, id string) error {
-	s.leaveIfLast(ctx, id)
-	if _, err := s.change(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
+	s.link.leaveIfLast(ctx, id)
+	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-window", "-t", id)); err != nil {
 		return err
 	}
-	s.Settle(ctx)
+	s.link.settle(ctx)
 	return nil
 }
 
@@ -294,9 +294,9 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		dst = sid
 	}
 	if dst != sid {
-		s.leaveIfLast(ctx, wid)
+		s.link.leaveIfLast(ctx, wid)
 	}
-	rs, err = s.change(ctx,
+	rs, err = s.execChange(ctx,
 		controlmode.NewCommand("move-window", "-s", wid, "-t", dst+":"+index),
 		s.windowInfoCommand(wid))
 	if err != nil {
@@ -307,6 +307,6 @@ func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, inde
 		return Window{}, err
 	}
 	// Moving a session's last window away destroys the session.
-	s.Settle(ctx)
+	s.link.settle(ctx)
 	return w, nil
 }

@@ -81,8 +81,8 @@ func TestWaitForTextNeverMisses(t *testing.T) {
 				}
 			}
 			t.Logf("100 of 100 matched (%d already on screen at entry)", entry)
-			if where == "other session" && s.watcherCount() != 1 {
-				t.Fatalf("got %d watchers, want 1", s.watcherCount())
+			if where == "other session" && s.link.watcherCount() != 1 {
+				t.Fatalf("got %d watchers, want 1", s.link.watcherCount())
 			}
 		})
 	}

@@ -42,15 +42,7 @@ func (s *Server) onOutput(src uint64, ref *clientRef, n controlmode.Notification
 	case controlmode.Pause:
 		st := s.streams.Get(n.Pane)
 		st.Pause()
-		s.mu.Lock()
-		closed := s.closed
-		if !closed {
-			s.wg.Add(1)
-		}
-		s.mu.Unlock()
-		if !closed {
-			go s.resume(ref, n.Pane, st)
-		}
+		s.link.spawn(func() { s.resume(ref, n.Pane, st) })
 	}
 }
 
@@ -58,7 +50,6 @@ func (s *Server) onOutput(src uint64, ref *clientRef, n controlmode.Notification
 // captures its screen in the same round trip, so the snapshot and the
 // point where output resumes line up.
 func (s *Server) resume(ref *clientRef, pane string, st *panestream.Stream) {
-	defer s.wg.Done()
 	c := ref.conn()
 	if c == nil {
 		return
@@ -99,56 +90,79 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*panestream.Stream
 // already, in a round trip it needed anyway.
 func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func(), error) {
 	st := s.streams.Get(pane)
-	s.mu.Lock()
-	if sessionID == s.attached && s.conn != nil {
-		src := s.mainSrc
-		s.mu.Unlock()
-		st.Adopt(src)
-		return st, func() {}, nil
-	}
-	if w, ok := s.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
-		s.hold(w)
-		s.mu.Unlock()
-		st.Adopt(w.ref.src)
-		return st, func() { s.releaseWatcher(sessionID, w) }, nil
-	}
-	s.mu.Unlock()
-
-	v, err, _ := s.group.Do("watch "+sessionID, func() (any, error) {
-		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-		defer cancel()
-		ref, err := s.startClient(sctx, sessionID, s.onNotice)
-		if err != nil {
-			return nil, s.startError(err)
-		}
-		w := &watcher{ref: ref}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.closed {
-			go s.closeClient(ref.conn())
-			return nil, errorf(KindNoServer, false, "the session layer is closed")
-		}
-		if s.watchers == nil {
-			s.watchers = make(map[string]*watcher)
-		}
-		s.watchers[sessionID] = w
-		s.wg.Add(1)
-		go s.endWatcher(sessionID, w)
-		return w, nil
-	})
+	src, release, err := s.link.feed(sessionID)
 	if err != nil {
 		return nil, nil, err
 	}
-	w := v.(*watcher)
-	s.mu.Lock()
-	s.hold(w)
-	s.mu.Unlock()
-	st.Adopt(w.ref.src)
-	return st, func() { s.releaseWatcher(sessionID, w) }, nil
+	st.Adopt(src)
+	return st, release, nil
 }
 
-// hold counts a reader of w. s.mu is held.
-func (s *Server) hold(w *watcher) {
+// feed makes sure a client of ours is attached to session sessionID, so
+// that the output of its panes reaches their streams: the main client, or
+// a watcher, started if need be. It returns that client's source number
+// and a release function the caller must call when done reading.
+func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
+	l.mu.Lock()
+	if sessionID == l.attached && l.conn != nil {
+		src := l.src
+		l.mu.Unlock()
+		return src, func() {}, nil
+	}
+	if w, ok := l.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
+		l.hold(w)
+		l.mu.Unlock()
+		return w.ref.src, func() { l.releaseWatcher(sessionID, w) }, nil
+	}
+	l.mu.Unlock()
+
+	v, err, _ := l.s.group.Do("watch "+sessionID, func() (any, error) {
+		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		ref, err := l.startClient(sctx, sessionID, l.s.onClientNotification)
+		if err != nil {
+			return nil, l.s.startError(err)
+		}
+		w := &watcher{ref: ref}
+		l.mu.Lock()
+		if l.closed {
+			l.mu.Unlock()
+			l.closeClient(ref.conn())
+			return nil, errLinkClosed()
+		}
+		if l.watchers == nil {
+			l.watchers = make(map[string]*watcher)
+		}
+		l.watchers[sessionID] = w
+		l.wg.Add(1)
+		go l.endWatcher(sessionID, w)
+		l.mu.Unlock()
+		return w, nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	w := v.(*watcher)
+	l.mu.Lock()
+	l.hold(w)
+	l.mu.Unlock()
+	return w.ref.src, func() { l.releaseWatcher(sessionID, w) }, nil
+}
+
+// feeds reports whether a client of ours is delivering the output of the
+// panes of session sessionID.
+func (l *link) feeds(sessionID string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if sessionID == l.attached && l.conn != nil {
+		return true
+	}
+	w, ok := l.watchers[sessionID]
+	return ok && w.ref.conn() != nil && w.ref.conn().Err() == nil
+}
+
+// hold counts a reader of w. l.mu is held.
+func (l *link) hold(w *watcher) {
 	w.refs++
 	if w.timer != nil {
 		w.timer.Stop()
@@ -156,41 +170,41 @@ func (s *Server) hold(w *watcher) {
 	}
 }
 
-func (s *Server) releaseWatcher(sessionID string, w *watcher) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (l *link) releaseWatcher(sessionID string, w *watcher) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	w.refs--
-	if w.refs > 0 || s.closed {
+	if w.refs > 0 || l.closed {
 		return
 	}
 	w.timer = time.AfterFunc(WatcherIdle, func() {
-		s.mu.Lock()
-		idle := w.refs == 0 && s.watchers[sessionID] == w
-		s.mu.Unlock()
+		l.mu.Lock()
+		idle := w.refs == 0 && l.watchers[sessionID] == w
+		l.mu.Unlock()
 		if idle {
-			s.closeClient(w.ref.conn())
+			l.closeClient(w.ref.conn())
 		}
 	})
 }
 
 // endWatcher forgets a watcher once its client ends, for whatever reason.
-func (s *Server) endWatcher(sessionID string, w *watcher) {
-	defer s.wg.Done()
+func (l *link) endWatcher(sessionID string, w *watcher) {
+	defer l.wg.Done()
 	c := w.ref.conn()
 	select {
 	case <-c.Done():
-	case <-s.stop:
-		s.closeClient(c)
+	case <-l.stop:
+		l.closeClient(c)
 	}
-	s.mu.Lock()
-	if s.watchers[sessionID] == w {
-		delete(s.watchers, sessionID)
+	l.mu.Lock()
+	if l.watchers[sessionID] == w {
+		delete(l.watchers, sessionID)
 	}
 	if w.timer != nil {
 		w.timer.Stop()
 	}
-	s.mu.Unlock()
-	s.streams.SourceEnded(w.ref.src)
+	l.mu.Unlock()
+	l.s.streams.SourceEnded(w.ref.src)
 }
 
 // sessionOfPane returns the id of the session pane is in.
@@ -206,8 +220,8 @@ func (s *Server) sessionOfPane(ctx context.Context, pane string) (string, error)
 }
 
 // watcherCount returns how many watchers are attached.
-func (s *Server) watcherCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.watchers)
+func (l *link) watcherCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.watchers)
 }
