@@ -8,11 +8,39 @@
 // notifications, and reconnects by itself when the client is detached, its
 // session is killed or the server restarts. Operations build their commands
 // only through [controlmode.NewCommand] and cost one round trip where tmux
-// allows.
+// allows. The package speaks tmux: what its errors mean to an MCP client,
+// and which pane a call that names none should read, are the caller's.
+// It reads no environment; the caller passes what it needs in [Options].
 //
 // The servers of a Manager run on one [Host]: this machine, or another
 // reached through one OpenSSH connection ([NewSSH]), over which the control
 // client, its watchers and every one-shot tmux run as sessions.
+//
+// # Where things live
+//
+//   - link.go: the control clients' lives (connect, dial, the supervisor
+//     that reconnects, leaving a session about to be killed, Close) and
+//     watchers.go the extra clients that follow other sessions' panes.
+//   - server.go: running commands: send (one line on a given client,
+//     through the gate), exec (connect, resend what is safe to resend,
+//     map errors), execChange (exec that marks the model dirty), forkTmux
+//     (the only fork of tmux); and the resync. commands.go: the one table
+//     of what each tmux command is (reads, ends a session, blocks), from
+//     which the gate's hold, resending and effects follow.
+//   - model.go: the live model and its row formats; release.go: what each
+//     tmux release does differently, and nothing else asks the version.
+//   - targets.go: how a PaneRef or WindowRef becomes a tmux target.
+//   - ops_*.go: the typed operations; wait.go, capture_since.go,
+//     run_command.go and channel.go: waiting on panes.
+//   - errors.go, effects.go, owned.go: errors, what a call did, and the
+//     sessions this process created.
+//   - host.go, ssh.go: where tmux runs.
+//
+// The parts that need no tmux are packages of their own, each with its
+// own tests: internal/panestream (a pane's output with byte offsets),
+// internal/termtext (output rendered into the lines a reader sees),
+// internal/rows (tmux -F row formats) and internal/crashgate (the lock
+// that keeps our clients from crashing tmux).
 //
 // # Concurrency
 //
@@ -33,7 +61,7 @@
 //     sessions), clientRef.mu (a watcher's client is looked at) and the
 //     model's mu (a dropped client's model is emptied). link.mu is never
 //     held across tmux I/O, the gate or a wait.
-//   - streams.mu before a paneStream's mu.
+//   - a panestream.Set's mu before a Stream's mu.
 //   - the gate's rw before its mu.
 //
 // No other lock is taken while another is held, except that listeners

@@ -379,3 +379,67 @@ func TestFakeUnresponsive(t *testing.T) {
 		})
 	}
 }
+
+// TestFakeAttachedIsTheCurrentClients: a %session-changed from a main
+// client that is not the current one (still attaching, or ended) leaves the
+// current client's session alone, and a client installed later starts with
+// the session it reported itself. Before, any main client's notification
+// moved it, so leave could switch the wrong client, or none.
+func TestFakeAttachedIsTheCurrentClients(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := faketmux.New()
+		a, _, _ := fake.NewSession("a")
+		b, _, _ := fake.NewSession("b")
+		s := newFakeServer(t, fake, Options{})
+		ctx := t.Context()
+		if _, err := s.Sessions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		first := s.ConnStats().Attached
+		if first != a && first != b {
+			t.Fatalf("attached to %q, want %s or %s", first, a, b)
+		}
+		other := a
+		if first == a {
+			other = b
+		}
+		// A second client reporting as main clients do, never installed.
+		ref, err := s.link.startClient(ctx, other, s.link.onMainNotification)
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if got := s.ConnStats().Attached; got != first {
+			t.Fatalf("another client's attach moved the current one to %q, want %q", got, first)
+		}
+		if got := ref.session(); got != other {
+			t.Errorf("the other client's own session is %q, want %q", got, other)
+		}
+		s.link.closeClient(ref.conn())
+
+		// The current client ends; the next one is installed with its own.
+		cur := fake.Clients()
+		for _, cl := range cur {
+			if cl.Session() == first && !cl.Ended() {
+				cl.Exit("detached")
+			}
+		}
+		synctest.Wait()
+		if _, err := s.Sessions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		st := s.ConnStats()
+		if !st.Connected || st.Attached == "" {
+			t.Fatalf("after the reconnect: %+v, want connected and attached", st)
+		}
+		var live []string
+		for _, cl := range fake.Clients() {
+			if !cl.Ended() {
+				live = append(live, cl.Session())
+			}
+		}
+		if !slices.Contains(live, st.Attached) {
+			t.Errorf("attached %q, which no live client is on (%v)", st.Attached, live)
+		}
+	})
+}

@@ -205,7 +205,11 @@ func (l *link) dial(done chan struct{}) {
 	defer l.wg.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	c, src, gen, version, err := l.start(ctx)
+	ref, gen, version, err := l.start(ctx)
+	var c *controlmode.Conn
+	if ref != nil {
+		c = ref.conn()
+	}
 	var orphan *controlmode.Conn // a client made for a link closed meanwhile
 	l.mu.Lock()
 	switch {
@@ -218,10 +222,11 @@ func (l *link) dial(done chan struct{}) {
 		}
 		// The client's fields change together: whoever reads conn reads
 		// its source number, generation and release with it.
-		l.conn, l.src, l.gen, l.rel = c, src, gen, releaseOf(version)
+		l.conn, l.src, l.gen, l.rel = c, ref.src, gen, releaseOf(version)
+		l.attached = ref.session()
 		l.dials.Add(1)
 		l.wg.Add(1)
-		go l.reconnectAfterEnd(c, src)
+		go l.reconnectAfterEnd(c, ref.src)
 	}
 	l.dialErr, l.dialing = err, nil
 	l.mu.Unlock()
@@ -232,15 +237,14 @@ func (l *link) dial(done chan struct{}) {
 }
 
 // start runs the main client, attached to a session this process owns if
-// there is one, else to the one tmux picks, and returns it with its source
-// number, the server's generation and its version.
-func (l *link) start(ctx context.Context) (c *controlmode.Conn, src uint64, gen, version string, err error) {
+// there is one, else to the one tmux picks, and returns it with the
+// server's generation and its version.
+func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, err error) {
 	s := l.s
 	targets := s.owned.list(l.generation())
 	if err := s.preflight(); err != nil {
-		return nil, 0, "", "", err
+		return nil, "", "", err
 	}
-	var ref *clientRef
 	for _, t := range append(targets, "") {
 		ref, err = l.startClient(ctx, t, l.onMainNotification)
 		if err == nil {
@@ -248,9 +252,9 @@ func (l *link) start(ctx context.Context) (c *controlmode.Conn, src uint64, gen,
 		}
 	}
 	if err != nil {
-		return nil, 0, "", "", s.startError(err)
+		return nil, "", "", s.startError(err)
 	}
-	c = ref.conn()
+	c := ref.conn()
 	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
 	// The generation, the version and the whole model in one round trip.
 	_, epoch := s.model.needsSync()
@@ -264,11 +268,11 @@ func (l *link) start(ctx context.Context) (c *controlmode.Conn, src uint64, gen,
 		if err == nil {
 			err = errors.New("unexpected reply to the generation query")
 		}
-		return nil, 0, "", "", &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+		return nil, "", "", &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
 	gen = rs[0].Lines[0]
 	s.installSync(epoch, gen, releaseOf(rs[1].Lines[0]), rs[2:])
-	return c, ref.src, gen, rs[1].Lines[0], nil
+	return ref, gen, rs[1].Lines[0], nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a
@@ -326,12 +330,17 @@ func (l *link) startConn(ctx context.Context, argv, cmd []string, onNote func(co
 	return controlmode.Start(ctx, co)
 }
 
-// onMainNotification handles the main client's notifications. It runs on
-// that client's reader goroutine.
+// onMainNotification handles the main clients' notifications. It runs on
+// the client's reader goroutine. Each client keeps its own session: one
+// that is still attaching, or one that has ended, must not move the
+// current client's; dial installs a new client with its own.
 func (l *link) onMainNotification(src uint64, ref *clientRef, n controlmode.Notification) {
 	if sc, ok := n.(controlmode.SessionChanged); ok {
+		ref.setSession(sc.Session)
 		l.mu.Lock()
-		l.attached = sc.Session
+		if l.conn != nil && l.src == src {
+			l.attached = sc.Session
+		}
 		l.mu.Unlock()
 	}
 	l.s.onClientNotification(src, ref, n)

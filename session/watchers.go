@@ -16,9 +16,22 @@ const WatcherIdle = 60 * time.Second
 // clientRef lets a notification handler, which exists before its client
 // does, reach that client.
 type clientRef struct {
-	mu  sync.Mutex
-	c   *controlmode.Conn
-	src uint64
+	mu       sync.Mutex
+	c        *controlmode.Conn
+	src      uint64
+	attached string // the session the client last said it is attached to
+}
+
+func (r *clientRef) setSession(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.attached = id
+}
+
+func (r *clientRef) session() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attached
 }
 
 func (r *clientRef) setConn(c *controlmode.Conn, src uint64) {
