@@ -86,9 +86,12 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	cursor, _ := st.Position()
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
-	// the prompt a moment to be drawn, and look again.
+	// the prompt a moment to be drawn, and look again. A pane named "tmux"
+	// is looked at again even when no prompt came: it may have been drawn
+	// before the stream was following the pane (a new client attaching to
+	// the pane's session), and the shell is there by now.
 	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
-		if _, ok := s.awaitPrompt(ctx, st, cursor, nil); ok {
+		if _, drawn := s.awaitPrompt(ctx, st, cursor, nil); drawn || p.program == "tmux" {
 			if p2, err := s.probe(ctx, pane); err == nil {
 				p = p2
 			}
