@@ -244,10 +244,17 @@ func (b *TmuxBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (Search
 		})
 	}
 	slices.SortStableFunc(matches, func(x, y PaneContentMatch) int { return paneOrdinal(x.PaneID) - paneOrdinal(y.PaneID) })
-	res := SearchPanesResult{TotalPanesMatched: len(matches), Offset: in.Offset}
-	page := matches[min(in.Offset, len(matches)):]
-	if in.Limit > 0 {
-		limit := in.Limit
+	res := searchPage(matches, in.Offset, in.Limit)
+	res.Truncated = res.Truncated || perPaneCut
+	return res, nil
+}
+
+// searchPage is the page of matches from offset, at most limit panes of it
+// when limit > 0; the panes past the page are named, and make it Truncated.
+func searchPage(matches []PaneContentMatch, offset, limit int) SearchPanesResult {
+	res := SearchPanesResult{TotalPanesMatched: len(matches), Offset: offset}
+	page := matches[min(offset, len(matches)):]
+	if limit > 0 {
 		res.Limit = &limit
 		if len(page) > limit {
 			for _, m := range page[limit:] {
@@ -257,8 +264,8 @@ func (b *TmuxBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (Search
 		}
 	}
 	res.Matches = page
-	res.Truncated = perPaneCut || len(res.TruncatedPanes) > 0
-	return res, nil
+	res.Truncated = len(res.TruncatedPanes) > 0
+	return res
 }
 
 // GetPaneInfo describes one pane, read fresh.

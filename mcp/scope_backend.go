@@ -158,23 +158,10 @@ func (b scopedBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (Searc
 		return SearchPanesResult{}, err
 	}
 	matches := slices.DeleteFunc(res.Matches, func(m PaneContentMatch) bool { return !keep(m.SessionID) })
-	out := SearchPanesResult{TotalPanesMatched: len(matches), Offset: in.Offset}
+	out := searchPage(matches, in.Offset, in.Limit)
 	for _, m := range matches {
 		// A pane whose matching lines were cut holds as many as were kept.
 		out.Truncated = out.Truncated || len(m.MatchedLines) >= in.MaxMatchedLinesPerPane
 	}
-	page := matches[min(in.Offset, len(matches)):]
-	if in.Limit > 0 {
-		limit := in.Limit
-		out.Limit = &limit
-		if len(page) > limit {
-			for _, m := range page[limit:] {
-				out.TruncatedPanes = append(out.TruncatedPanes, m.PaneID)
-			}
-			page = page[:limit]
-			out.Truncated = true
-		}
-	}
-	out.Matches = page
 	return out, nil
 }
