@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"reflect"
 	"slices"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
@@ -46,7 +45,8 @@ func (b scopedBackend) keep(ctx context.Context, sock Socket) (func(id string) b
 }
 
 func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List[SessionInfo], error) {
-	limit, offset, paged := unpage(&in)
+	page := in.Paging
+	in.Paging = Paging{} // every row: the page is cut from the rows in scope
 	l, err := b.Backend.ListSessions(ctx, in)
 	if err != nil {
 		return l, err
@@ -55,7 +55,7 @@ func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (Lis
 	if err != nil {
 		return List[SessionInfo]{}, err
 	}
-	return cut(l, func(s SessionInfo) bool { return keep(s.SessionID) }, limit, offset, paged), nil
+	return paged(slices.DeleteFunc(l.Result, func(s SessionInfo) bool { return !keep(s.SessionID) }), page, same), nil
 }
 
 func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (ServerInfo, error) {
@@ -77,7 +77,8 @@ func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (S
 }
 
 func (b scopedBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[WindowInfo], error) {
-	limit, offset, paged := unpage(&in)
+	page := in.Paging
+	in.Paging = Paging{} // every row: the page is cut from the rows in scope
 	l, err := b.Backend.ListWindows(ctx, in)
 	if err != nil {
 		return l, err
@@ -86,11 +87,12 @@ func (b scopedBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[
 	if err != nil {
 		return List[WindowInfo]{}, err
 	}
-	return cut(l, func(w WindowInfo) bool { return keep(w.SessionID) }, limit, offset, paged), nil
+	return paged(slices.DeleteFunc(l.Result, func(w WindowInfo) bool { return !keep(w.SessionID) }), page, same), nil
 }
 
 func (b scopedBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
-	limit, offset, paged := unpage(&in)
+	page := in.Paging
+	in.Paging = Paging{} // every row: the page is cut from the rows in scope
 	l, err := b.Backend.ListPanes(ctx, in)
 	if err != nil {
 		return l, err
@@ -99,49 +101,7 @@ func (b scopedBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[Pane
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	return cut(l, func(p PaneInfo) bool { return keep(p.SessionID) }, limit, offset, paged), nil
-}
-
-// unpage asks a listing input (a pointer) for every row, so that the rows
-// in scope can be paged after the cut, and returns the page it asked for.
-// paged is false for an input that takes no limit and offset.
-func unpage(in any) (limit, offset int, paged bool) {
-	f := inputFields(in)
-	l, okL := f["limit"]
-	o, okO := f["offset"]
-	if !okL || !okO || !l.CanSet() || !o.CanSet() || !l.CanInt() || !o.CanInt() {
-		return 0, 0, false
-	}
-	limit, offset = int(l.Int()), int(o.Int())
-	l.SetInt(0) // 0: every row
-	o.SetInt(0)
-	return limit, offset, true
-}
-
-// cut keeps the rows of l in scope and, when paged, the page of them that
-// limit (0: all) and offset select, with the listing's total and next
-// offset (where List has them) counting rows in scope only.
-func cut[T any](l List[T], keep func(T) bool, limit, offset int, paged bool) List[T] {
-	rows := slices.DeleteFunc(l.Result, func(r T) bool { return !keep(r) })
-	total := len(rows)
-	var next *int
-	if paged {
-		rows = rows[min(offset, len(rows)):]
-		if limit > 0 && len(rows) > limit {
-			rows = rows[:limit]
-			n := offset + limit
-			next = &n
-		}
-	}
-	l.Result = rows
-	v := reflect.ValueOf(&l).Elem()
-	if f := v.FieldByName("Total"); f.IsValid() && f.CanSet() && f.CanInt() {
-		f.SetInt(int64(total))
-	}
-	if f := v.FieldByName("NextOffset"); f.IsValid() && f.CanSet() && f.Type() == reflect.TypeOf(next) {
-		f.Set(reflect.ValueOf(next))
-	}
-	return l
+	return paged(slices.DeleteFunc(l.Result, func(p PaneInfo) bool { return !keep(p.SessionID) }), page, same), nil
 }
 
 // SearchPanes searches every pane, cuts the matches to the scope, and
