@@ -172,15 +172,6 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 	}, nil
 }
 
-// paneOrdinal orders pane ids numerically ("%2" before "%10").
-func paneOrdinal(id string) int {
-	n, err := strconv.Atoi(strings.TrimPrefix(id, "%"))
-	if err != nil {
-		return -1
-	}
-	return n
-}
-
 // searchSession returns the tmux target-session for t, "" for none.
 func searchSession(t SessionTarget) string {
 	switch {
@@ -243,7 +234,7 @@ func (b *TmuxBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (Search
 			IsCaller:           b.isCaller(srv, p.ID),
 		})
 	}
-	slices.SortStableFunc(matches, func(x, y PaneContentMatch) int { return paneOrdinal(x.PaneID) - paneOrdinal(y.PaneID) })
+	slices.SortStableFunc(matches, func(x, y PaneContentMatch) int { return session.CompareIDs(x.PaneID, y.PaneID) })
 	res := searchPage(matches, in.Offset, in.Limit)
 	res.Truncated = res.Truncated || perPaneCut
 	return res, nil

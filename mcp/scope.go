@@ -3,12 +3,10 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/url"
 	"path"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
@@ -261,20 +259,11 @@ func (v *view) defaultSession(inScope bool) (session.Session, bool) {
 		if inScope && !v.inScope(s) {
 			continue
 		}
-		if !found || idNumber(s.ID) < idNumber(best.ID) {
+		if !found || session.CompareIDs(s.ID, best.ID) < 0 {
 			best, found = s, true
 		}
 	}
 	return best, found
-}
-
-// idNumber is the number of a tmux id ($3 is 3); a malformed one sorts last.
-func idNumber(id string) int {
-	n, err := strconv.Atoi(strings.TrimLeft(id, "$@%"))
-	if err != nil || n < 0 {
-		return math.MaxInt
-	}
-	return n
 }
 
 // target is one thing a call names, to be placed in its sessions.

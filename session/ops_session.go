@@ -324,7 +324,7 @@ func pickSession(sessions []Session, id, name string) (Session, bool) {
 	case len(sessions) == 0:
 		return Session{}, false
 	}
-	return slices.MinFunc(sessions, func(a, b Session) int { return compareIDs(a.ID, b.ID) }), true
+	return slices.MinFunc(sessions, func(a, b Session) int { return CompareIDs(a.ID, b.ID) }), true
 }
 
 func sessionAt(sessions []Session, i int) (Session, bool) {
@@ -334,9 +334,9 @@ func sessionAt(sessions []Session, i int) (Session, bool) {
 	return sessions[i], true
 }
 
-// compareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
-// $9.
-func compareIDs(a, b string) int {
+// CompareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
+// $9; an id that is not one sorts after those that are.
+func CompareIDs(a, b string) int {
 	na, errA := strconv.Atoi(strings.TrimLeft(a, "$@%"))
 	nb, errB := strconv.Atoi(strings.TrimLeft(b, "$@%"))
 	switch {
