@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
@@ -112,7 +111,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
 		cur, _ := st.Position()
-		rs, err := s.exec(ctx, controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
+		rs, err := s.exec(ctx, CaptureArgs{Join: true}.command(pane))
 		if err != nil {
 			return SinceResult{}, err
 		}

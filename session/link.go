@@ -103,7 +103,7 @@ func (l *link) close() bool {
 }
 
 // closeClient detaches c when no client of ours is attaching: tmux tells
-// every control client that one detached (see startClient).
+// every control client that one detached (see Server.gate).
 func (l *link) closeClient(c *controlmode.Conn) {
 	l.s.gate.RLock()
 	defer l.s.gate.RUnlock()
@@ -413,7 +413,7 @@ func (l *link) reconnect() {
 // An ended c is dropped at once, as its reconnectAfterEnd drops it a
 // moment later, and a background resync that was still using it is waited
 // out: until then, the next call could be handed the dead client, or share
-// that resync's failure, and answer connection_lost.
+// that resync's failure, and answer [KindConnLost].
 func (l *link) waitEnded(ctx context.Context, c *controlmode.Conn) {
 	t := time.NewTimer(settleTimeout)
 	defer t.Stop()
@@ -435,7 +435,7 @@ func (l *link) waitEnded(ctx context.Context, c *controlmode.Conn) {
 // a command that may have destroyed the session it is attached to. tmux
 // answers the whole line before it ends such a client, so without this a
 // call made right after could be sent to a client that is about to exit
-// and fail with connection_lost. It costs one round trip.
+// and fail with [KindConnLost]. It costs one round trip.
 func (l *link) settle(ctx context.Context) {
 	c := l.current()
 	if c == nil {

@@ -52,7 +52,7 @@ type Options struct {
 	// finds it; the crash gate's lock lives there too. This package reads
 	// no environment, so the caller says: cmd from TMUX_TMPDIR. Empty
 	// means unknown, and a call on a named socket then fails with
-	// server_unavailable rather than guess a directory tmux may not use.
+	// [KindNoServer] rather than guess a directory tmux may not use.
 	SocketDir string
 	// Env is the environment of every process this package starts (control
 	// clients, one-shot tmux, shells run for a remote host), less TMUX and
@@ -62,7 +62,7 @@ type Options struct {
 	Env []string
 	// HomeDir is the directory a start directory of "~" or "~/..." means
 	// on this machine. Empty makes such a start directory
-	// invalid_arguments.
+	// [KindInvalid].
 	HomeDir string
 }
 

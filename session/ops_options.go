@@ -12,7 +12,7 @@ import (
 
 // Options, environments and hooks. tmux keeps them in tables: the server's,
 // the global session and window tables (-g), and one per session, window
-// and pane. An [OptionTable] names one the way the MCP tools do.
+// and pane. An [OptionTable] names one.
 
 // Option scopes, as the tools name them.
 const (

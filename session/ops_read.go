@@ -40,19 +40,7 @@ type PaneScope struct {
 // Panes returns the panes in scope (every pane when it is zero), read from
 // tmux in one round trip.
 func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
-	var args []string
-	switch {
-	case scope.Window != "":
-		args = []string{"-t", scope.Window}
-	case scope.Session != "":
-		args = []string{"-s", "-t", scope.Session}
-	default:
-		args = []string{"-a"}
-	}
-	if scope.Filter != "" {
-		args = append(args, "-f", scope.Filter)
-	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(args, "-F", s.fmts.panes.String())...))
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", append(scope.args(), "-F", s.fmts.panes.String())...))
 	if err != nil {
 		if noServer(err) && scope == (PaneScope{}) {
 			return nil, nil

@@ -63,7 +63,7 @@ const startGrace = 2 * time.Second
 // status and its complete output, read from the pane's output stream, so
 // output longer than the screen is kept. The shell itself runs the command
 // (cd and exports persist), through eval, between two markers that neither
-// a person nor capture-pane sees (see runline.go). Nothing but the command
+// a person nor capture-pane sees (see run_command_line.go). Nothing but the command
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	start := time.Now()
@@ -319,7 +319,7 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
 			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}"),
-		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+		CaptureArgs{}.command(pane))
 	if err != nil {
 		return runProbe{}, err
 	}
@@ -365,7 +365,13 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 		if try == 20 {
 			return true, -1, true
 		}
-		time.Sleep(10 * time.Millisecond)
+		t := time.NewTimer(10 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-qctx.Done():
+			t.Stop()
+			return true, -1, true
+		}
 	}
 }
 
@@ -382,7 +388,7 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 	defer cancel()
 	rs, err := s.exec(qctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{cursor_x}\t#{cursor_y}\t#{pane_current_command}\t#{pane_dead}"),
-		controlmode.NewCommand("capture-pane", "-p", "-t", pane))
+		CaptureArgs{}.command(pane))
 	if err != nil {
 		if final {
 			return errorf(KindDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)

@@ -68,8 +68,7 @@ type screenAt struct {
 
 // longCommand is the length past which runLine carries the command once,
 // in the form for the shell tmux names, instead of once per form: line
-// editors slow down with the square of a line's length (zsh took 12 s for
-// a 10 KB command typed three times), and a tty in canonical mode (dash)
+// editors slow down with the square of a line's length, and a tty in canonical mode (dash)
 // cuts lines at 4 KB. RunCommand has waited for a new pane's prompt
 // before it reads the name, so the name is the shell's.
 const longCommand = 1024

@@ -11,7 +11,7 @@ import (
 // they become, and the commands that resolve a target to a pane or window
 // on the same line as the work. Session names are always matched exactly.
 
-// PaneRef names a pane the way the MCP tools do: by pane id, else the
+// PaneRef names a pane: by pane id, else the
 // active pane of the window or session named. The zero PaneRef names no
 // pane.
 type PaneRef struct {
@@ -47,7 +47,7 @@ func (ref PaneRef) target() string {
 // caller's policy (the mcp read tools take the oldest session's active
 // pane, through [Server.LookupSession]).
 func (s *Server) ResolvePane(ctx context.Context, ref PaneRef) (string, error) {
-	if ref.PaneID != "" && strings.HasPrefix(ref.PaneID, "%") && ref.WindowID == "" && ref.SessionID == "" && ref.SessionName == "" {
+	if isPaneID(ref.PaneID) { // a pane id wins over the rest of ref (PaneRef.target)
 		if p, ok := s.model.paneByID(ref.PaneID); ok {
 			return p.ID, nil
 		}
@@ -69,7 +69,7 @@ func (s *Server) ResolvePane(ctx context.Context, ref PaneRef) (string, error) {
 func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }
 
 // paneTarget returns the tmux target of the pane ref names, or
-// target_required for a zero ref: session never picks a default pane.
+// [KindNoTarget] for a zero ref: session never picks a default pane.
 func paneTarget(ref PaneRef) (string, error) {
 	if t := ref.target(); t != "" {
 		return t, nil
@@ -79,7 +79,7 @@ func paneTarget(ref PaneRef) (string, error) {
 
 // paneIDCommand prints the id of the pane target names. It does not fail
 // on a missing target (display-message prints an empty line, which
-// paneIDOf answers not_found): the commands after it on a line still run,
+// paneIDOf answers [KindNotFound]): the commands after it on a line still run,
 // so each must fail on a missing pane by itself, or be cleaned up after
 // (as PasteText does with its buffer).
 func paneIDCommand(target string) controlmode.Command {
@@ -123,17 +123,7 @@ func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Comma
 
 // isPaneID reports whether t is a pane id, %N, which tmux resolves to
 // that pane or to nothing.
-func isPaneID(t string) bool {
-	if len(t) < 2 || t[0] != '%' {
-		return false
-	}
-	for _, c := range t[1:] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isPaneID(t string) bool { return len(t) > 1 && t[0] == '%' && isDigits(t[1:]) }
 
 // paneInfoCommand prints one row of the pane format for target.
 func (s *Server) paneInfoCommand(target string) controlmode.Command {
@@ -151,7 +141,7 @@ func (s *Server) paneInfoOf(r controlmode.Reply, target string) (Pane, error) {
 	return ps[0], nil
 }
 
-// WindowRef names a window the way the MCP tools do: by window id, else by
+// WindowRef names a window: by window id, else by
 // index in the session named, else the current window of the session
 // named. The zero WindowRef names no window.
 type WindowRef struct {
@@ -167,7 +157,7 @@ func (ref WindowRef) IsZero() bool { return ref == WindowRef{} }
 // windowTarget returns the tmux target of the window ref names. A session
 // is named by id: a name is looked up in the model first, since tmux reads
 // a bare "=name" as a window name in some commands. A ref that names
-// neither a window id nor a session is target_required.
+// neither a window id nor a session is [KindNoTarget].
 func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error) {
 	if ref.WindowID != "" {
 		return ref.WindowID, nil

@@ -43,7 +43,7 @@ const (
 
 // WaitArgs are the arguments of [Server.WaitForText].
 type WaitArgs struct {
-	Pane      PaneRef  // the pane to wait on; a zero PaneRef is target_required
+	Pane      PaneRef  // the pane to wait on; a zero PaneRef is [KindNoTarget]
 	Patterns  []string // none: wait for any new output
 	Stop      []string // patterns that end the wait as a failure; they win ties
 	Regex     bool
@@ -154,7 +154,7 @@ type entryState struct {
 func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := s.exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead}"),
-		controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
+		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return entryState{}, err
 	}
@@ -171,7 +171,7 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows}, nil
 }
 
-// Check reports the argument errors (invalid_arguments) that
+// Check reports the argument errors ([KindInvalid]) that
 // [Server.WaitForText] would answer a with, without a call to tmux: a
 // caller that looks up a default pane first can check a before it.
 func (a WaitArgs) Check() error {

@@ -71,7 +71,7 @@ func (s *Server) resume(ref *clientRef, pane string, st *panestream.Stream) {
 	defer cancel()
 	rs, err := s.send(ctx, c,
 		controlmode.NewCommand("refresh-client", "-A", pane+":continue"),
-		controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane))
+		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		s.opts.Logger.Debug("resuming a paused pane failed", "pane", pane, "err", err)
 		return
