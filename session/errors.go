@@ -202,6 +202,16 @@ func fromExec(err error) error {
 	return err
 }
 
+// notSent is the error of a caller's own end (ctx.Err()) that came before
+// the call sent anything: it had no effects.
+func notSent(err error) error {
+	err = fromExec(err)
+	if e, ok := err.(*Error); ok {
+		e.Written = false
+	}
+	return err
+}
+
 // notFoundMessage reports whether tmux's message says a target is missing.
 func notFoundMessage(msg string) bool {
 	for _, p := range []string{"can't find ", "no such ", "session not found", "window not found", "pane not found", "unknown buffer", "no buffer"} {

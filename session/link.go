@@ -186,7 +186,7 @@ func (l *link) connect(ctx context.Context) (*controlmode.Conn, error) {
 		select {
 		case <-dialing:
 		case <-ctx.Done():
-			return nil, fromExec(ctx.Err())
+			return nil, notSent(ctx.Err()) // nothing is sent before the client is up
 		}
 		l.mu.Lock()
 		c, err := l.conn, l.dialErr

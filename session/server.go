@@ -261,11 +261,7 @@ func (s *Server) sync(ctx context.Context) error {
 		case <-ctx.Done():
 			// This caller's own end: the resync goes on for the others,
 			// and it only reads, so this call changed nothing.
-			err := fromExec(ctx.Err())
-			if e, ok := err.(*Error); ok {
-				e.Written = false
-			}
-			return err
+			return notSent(ctx.Err())
 		}
 		var e *Error
 		if errors.As(err, &e) && e.Kind == KindConnLost && !errors.Is(err, controlmode.ErrUnresponsive) {
@@ -328,7 +324,7 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 			select {
 			case <-c.Done():
 			case <-ctx.Done():
-				return nil, fromExec(ctx.Err())
+				return nil, notSent(ctx.Err()) // the attempt before was never sent, or only read
 			}
 			continue
 		}

@@ -193,6 +193,11 @@ func (l *link) releaseWatcher(sessionID string, w *watcher) {
 	w.timer = time.AfterFunc(WatcherIdle, func() {
 		l.mu.Lock()
 		idle := w.refs == 0 && l.watchers[sessionID] == w
+		if idle {
+			// Forgotten under the same lock, so that no follower can take
+			// the watcher between this check and its close.
+			delete(l.watchers, sessionID)
+		}
 		l.mu.Unlock()
 		if idle {
 			l.closeClient(w.ref.conn())
