@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // WaitForChannel blocks until tmux's wait-for channel is signalled, in a
@@ -24,11 +26,10 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 	return nil
 }
 
-// SignalChannel wakes every waiter on tmux's wait-for channel.
+// SignalChannel wakes every waiter on tmux's wait-for channel. wait-for
+// -S does not block, so it goes over the control client like any command:
+// no fork, and no server is the connect's own answer.
 func (s *Server) SignalChannel(ctx context.Context, channel string) error {
-	if !s.serverListening(ctx) {
-		return errorf(KindNoServer, false, "no tmux server is running on socket %s", s.sock)
-	}
-	_, _, err := s.forkTmux(ctx, "wait-for", "-S", "--", channel)
+	_, err := s.exec(ctx, controlmode.NewCommand("wait-for", "-S", "--", channel))
 	return err
 }

@@ -14,8 +14,9 @@ type command struct {
 	// last window or pane away. It holds the gate alone.
 	endsSession bool
 	// blocks: the command may wait for as long as it likes (see
-	// [blocking]), so it is never sent on the shared channel, and it takes
-	// no gate, whose holders it would hold up as long.
+	// [blocking]), so it is never sent on the shared channel unless a flag
+	// makes it return at once (wait-for -S), and it takes no gate, whose
+	// holders it would hold up as long.
 	blocks bool
 }
 

@@ -3,9 +3,13 @@ package session
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // paneOf returns the first pane of session name.
@@ -248,10 +252,30 @@ func TestChannels(t *testing.T) {
 	}
 	// Signal until the waiter has taken it: a signal before the wait starts
 	// is kept by tmux for the next waiter, so one is enough.
+	forked := s.ConnStats().Forked
 	if err := s.SignalChannel(ctx, "go"); err != nil {
 		t.Fatal(err)
 	}
+	if n := s.ConnStats().Forked - forked; n != 0 {
+		t.Errorf("signalling forked %d tmux processes, want none: it goes over the control client", n)
+	}
 	if err := <-errc; err != nil {
 		t.Fatalf("wait: %v", err)
+	}
+}
+
+// TestSignalWithoutServer: signalling a channel on a socket no server
+// listens on is refused as no server, having started none.
+func TestSignalWithoutServer(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t)})
+	t.Cleanup(func() { m.Close() })
+	sock := filepath.Join(t.TempDir(), "none")
+	s := m.Server(Socket{Path: sock})
+	if err := s.SignalChannel(testCtx(t), "c"); !isKind(err, KindNoServer) || Written(err) {
+		t.Fatalf("got %v, want no server and nothing written", err)
+	}
+	if _, err := os.Stat(sock); err == nil {
+		t.Error("signalling started a server")
 	}
 }
