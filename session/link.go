@@ -289,7 +289,7 @@ func (l *link) startClient(ctx context.Context, target string, handle func(src u
 		cmd = append(cmd, "-t", target)
 	}
 	src := l.srcSeq.Add(1)
-	ref := &clientRef{}
+	ref := &clientRef{src: src} // src is fixed from here: read without the lock
 	// Attaching holds the gate alone: see Server.gate.
 	argv, err := l.s.controlArgv(ctx, cmd)
 	if err != nil {
@@ -302,7 +302,7 @@ func (l *link) startClient(ctx context.Context, target string, handle func(src u
 		return nil, err
 	}
 	l.s.watchSSHClient(c)
-	ref.setConn(c, src)
+	ref.setConn(c)
 	return ref, nil
 }
 

@@ -16,9 +16,10 @@ const WatcherIdle = 60 * time.Second
 // clientRef lets a notification handler, which exists before its client
 // does, reach that client.
 type clientRef struct {
-	mu       sync.Mutex
+	src uint64 // the client's source number, set before the ref is shared
+
+	mu       sync.Mutex // guards the fields below
 	c        *controlmode.Conn
-	src      uint64
 	attached string // the session the client last said it is attached to
 }
 
@@ -34,10 +35,10 @@ func (r *clientRef) session() string {
 	return r.attached
 }
 
-func (r *clientRef) setConn(c *controlmode.Conn, src uint64) {
+func (r *clientRef) setConn(c *controlmode.Conn) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.c, r.src = c, src
+	r.c = c
 }
 
 func (r *clientRef) conn() *controlmode.Conn {
