@@ -147,6 +147,12 @@ func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }
 // with resize-window after.
 func (r release) newSessionIgnoresSize() bool { return !r.atLeast(3, 3) }
 
+// losesDeadStatus reports whether tmux may never learn the exit status of
+// a remain-on-exit pane's program: 3.3a, now and then, leaves such a pane
+// dead with no status and no time of death, for good. RunCommand then
+// answers that the shell exited, its status unknown.
+func (r release) losesDeadStatus() bool { return r.atLeast(3, 3) && !r.atLeast(3, 4) }
+
 // deletesMissingBuffers reports whether delete-buffer of a buffer that does
 // not exist succeeds, so a missing buffer must be looked for first.
 func (r release) deletesMissingBuffers() bool { return !r.atLeast(3, 3) }

@@ -386,30 +386,24 @@ var continuationPrompt = regexp.MustCompile(`^[a-z> ]*> ?$`)
 func (s *Server) notStarted(ctx context.Context, pane string, final bool) error {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	rs, err := s.exec(qctx,
-		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{cursor_x}\t#{cursor_y}\t#{pane_current_command}\t#{pane_dead}"),
-		CaptureArgs{}.command(pane))
+	p, err := s.probe(qctx, pane)
 	if err != nil {
 		if final {
 			return errorf(KindDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)
 		}
 		return nil
 	}
-	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 4 || f[3] == "1" {
-		return nil // dead: the caller finds out
+	if p.dead {
+		return nil // the caller finds out
 	}
-	var at screenAt
-	at.cursorX, _ = strconv.Atoi(f[0])
-	at.cursorY, _ = strconv.Atoi(f[1])
-	row := cursorRow(rs[1].Lines, at)
+	row := cursorRow(p.screen, p.at)
 	if continuationPrompt.MatchString(row) {
 		return continuationError(pane, row, true)
 	}
 	if final {
 		return errorf(KindDeadline, true,
 			"the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
-				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, f[2], row).fix(RemedyLookOrInterrupt)
+				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, p.program, row).fix(RemedyLookOrInterrupt)
 	}
 	return nil
 }

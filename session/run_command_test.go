@@ -141,13 +141,6 @@ func TestRunCommandShellExits(t *testing.T) {
 		})
 	}
 	t.Run("remain-on-exit", func(t *testing.T) {
-		if raceEnabled {
-			// Two clean-clone CI runs of the -race suite answered exit 3
-			// here without its status (the pane dead, or gone, when asked)
-			// though tmux keeps the pane; it passes alone under -race and
-			// on every release without it (make matrix). Not understood yet.
-			t.Skip("flaky under the race detector with the whole package running; runs in make matrix")
-		}
 		fx, s := newTestServer(t)
 		fx.NewSession(t, "sh", "env", "PS1=$ ", "sh")
 		fx.Tmux(t, "set-option", "-w", "-t", "sh", "remain-on-exit", "on")
@@ -160,8 +153,13 @@ func TestRunCommandShellExits(t *testing.T) {
 			t.Skipf("tmux %s can crash when a remain-on-exit pane dies under a control client", v)
 		}
 		r, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "exit 3", Timeout: 2 * time.Second})
-		if err != nil || !r.ShellExited || !r.HasStatus || r.ExitStatus != 3 {
+		if err != nil || !r.ShellExited || r.HasStatus && r.ExitStatus != 3 {
 			t.Fatalf("exit 3 with remain-on-exit: got %+v %v", r, err)
+		}
+		// 3.3a now and then never learns the status (see losesDeadStatus):
+		// the answer is then the shell exited, status unknown.
+		if !r.HasStatus && !s.release().losesDeadStatus() {
+			t.Fatalf("exit 3 with remain-on-exit on tmux %s: got no status, want 3", s.Version())
 		}
 	})
 }
