@@ -91,7 +91,20 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	// before the stream was following the pane (a new client attaching to
 	// the pane's session), and the shell is there by now.
 	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
-		if _, drawn := s.awaitPrompt(ctx, st, cursor, nil); drawn || p.program == "tmux" {
+		_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
+		if !drawn && (p.program == "tmux" || blank(p.screen)) {
+			if p2, err := s.probe(ctx, pane); err == nil {
+				p = p2
+			}
+			cursor, _ = st.Position()
+			// A new pane whose shell has drawn nothing yet (still reading
+			// its rc files): wait once more, or the line would be echoed
+			// before its line editor runs and hides it.
+			if !p.dead && p.at.cursorX == 0 && blank(p.screen) {
+				_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
+			}
+		}
+		if drawn {
 			if p2, err := s.probe(ctx, pane); err == nil {
 				p = p2
 			}
@@ -246,6 +259,17 @@ func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor 
 		text.Write(r.Data)
 	}
 	return text.BeforeCursor(), true
+}
+
+// blank reports whether a screen shows nothing: a pane whose program has
+// drawn nothing yet.
+func blank(screen []string) bool {
+	for _, l := range screen {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // prompts holds, per server and pane, the prompt RunCommand last saw the

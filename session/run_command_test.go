@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,5 +241,28 @@ func TestRunCommandFish(t *testing.T) {
 	_, screen, err := s.Capture(ctx, PaneRef{PaneID: pane}, CaptureArgs{})
 	if text := strings.Join(screen, "\n"); err != nil || strings.Contains(text, "tmux-mcp") || !strings.Contains(text, `printf '%s\n' 'a\\b'`) {
 		t.Errorf("the screen does not read as typed (%v):\n%s", err, text)
+	}
+}
+
+// TestRunCommandSlowShell runs a command in a new pane whose shell draws
+// its prompt only after a second and a half (as one reading slow rc files
+// does): run_command waits for it, instead of typing its line before the
+// shell's line editor runs, where the tty would echo the whole wrapper.
+func TestRunCommandSlowShell(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "slow", "sh", "-c", `sleep 1.5; PS1='$ ' exec bash --norc --noprofile`)
+	pane := paneOf(t, s, "slow")
+	ctx := testCtx(t)
+	r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo ok", Timeout: 20 * time.Second})
+	if err != nil || !r.HasStatus || r.ExitStatus != 0 || !slices.Equal(r.Output, []string{"ok"}) {
+		t.Fatalf("got %+v %v, want ok with status 0", r, err)
+	}
+	_, lines, err := s.Capture(ctx, PaneRef{PaneID: pane}, CaptureArgs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := strings.Join(lines, "\n")
+	if strings.Contains(screen, "eval") || strings.Contains(screen, "printf") {
+		t.Errorf("the pane shows run_command's wrapper:\n%s", screen)
 	}
 }
