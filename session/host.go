@@ -24,9 +24,8 @@ type Host interface {
 	String() string
 	// command returns the argv that runs tmux with args on the host,
 	// making the host reachable first (for ssh, the shared connection).
-	// blocking says the command may wait for as long as it likes (wait-for),
-	// so that it must end when its local process is killed.
-	command(ctx context.Context, tmux string, args []string, blocking bool) ([]string, error)
+	// kind says how the command must end when its local process does.
+	command(ctx context.Context, tmux string, args []string, kind commandKind) ([]string, error)
 	// remote reports whether the host is another machine, whose sockets
 	// and files this process cannot see.
 	remote() bool
@@ -35,6 +34,19 @@ type Host interface {
 	Close() error
 }
 
+// commandKind is what a command run on a host is, which decides what on
+// another host ends it once its local process has gone.
+type commandKind int
+
+const (
+	// oneShot runs and ends by itself.
+	oneShot commandKind = iota
+	// blockingShot may wait for as long as it likes (wait-for).
+	blockingShot
+	// controlClient is a tmux -C client, reading commands from its input.
+	controlClient
+)
+
 // localHost runs tmux on this machine.
 type localHost struct{}
 
@@ -42,7 +54,7 @@ var _ Host = localHost{}
 
 func (localHost) String() string { return "this machine" }
 
-func (localHost) command(_ context.Context, tmux string, args []string, _ bool) ([]string, error) {
+func (localHost) command(_ context.Context, tmux string, args []string, _ commandKind) ([]string, error) {
 	return append([]string{tmux}, args...), nil
 }
 
@@ -63,7 +75,11 @@ func (s *Server) host() Host {
 // command on another host is given an input that stays open until then:
 // its end is what stops the command there (see sshHost.command).
 func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string) (cmd *exec.Cmd, cleanup func(), err error) {
-	argv, err := s.host().command(ctx, s.opts.Tmux, args, blocking)
+	kind := oneShot
+	if blocking {
+		kind = blockingShot
+	}
+	argv, err := s.host().command(ctx, s.opts.Tmux, args, kind)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,7 +153,7 @@ func (s *Server) controlArgv(ctx context.Context, cmd []string) ([]string, error
 	}
 	args := append([]string{"-u"}, s.sock.args()...)
 	args = append(args, "-N", "-C")
-	return s.host().command(ctx, s.opts.Tmux, append(args, cmd...), false)
+	return s.host().command(ctx, s.opts.Tmux, append(args, cmd...), controlClient)
 }
 
 // spawnArgs is SpawnArgs.args on the Server's host. On another host the
@@ -155,7 +171,7 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 	case strings.HasPrefix(dir, "~/"):
 		dir = "./" + dir[2:]
 	}
-	argv, err := s.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, false)
+	argv, err := s.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatu
 	if cfg == "" {
 		cfg = "/dev/null" // list-sessions never starts a server, so never reads it
 	}
-	argv, err := m.opts.Host.command(ctx, "sh", append([]string{"-c", probeScript, "sh", m.opts.Tmux, cfg}, extra...), false)
+	argv, err := m.opts.Host.command(ctx, "sh", append([]string{"-c", probeScript, "sh", m.opts.Tmux, cfg}, extra...), oneShot)
 	if err != nil {
 		return nil
 	}
