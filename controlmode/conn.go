@@ -55,8 +55,8 @@ type Options struct {
 	// its stdin and controlling tty, is a raw pseudo-terminal, so it shows
 	// a tty name in list-clients as a person's client does and is hung up
 	// if this process dies; its replies still come out on a pipe, because
-	// tmux's output through the pty's line discipline cost about 20 µs of
-	// every round trip here (commands in through it, about 5).
+	// tmux's output through the pty's line discipline costs much of a
+	// round trip (docs/internals.md has the figures).
 	Pipes bool
 	// ReplyTimeout is the liveness deadline: how long the oldest call
 	// waiting for its reply may wait, counted from when it became the

@@ -11,10 +11,8 @@ import (
 // dies. A client is normally gone by then anyway, hung up (its terminal)
 // or at end of file (its stdin pipe). But tmux before 3.3 ignores SIGHUP in
 // a control client, and a server keeps a control client that had output
-// queued for its dead reader, waiting for ever to write it: on pipes,
-// TestSIGKILLLeavesNoClient left 3 of 4 clients attached on 3.2a, and a
-// plain script with output flowing left one on 3.7c (whose server then
-// hung in kill-server, waiting for it).
+// queued for its dead reader, waiting for ever to write it
+// (TestSIGKILLLeavesNoClient; the README has what each release did).
 // SIGTERM ends the client process whatever state the server is in, and
 // the server then drops it.
 //

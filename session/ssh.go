@@ -170,13 +170,12 @@ const hangupScript = `exec 3<&0; "$@" </dev/null & p=$!; (read x <&3; kill $p 2>
 // clientGuardScript runs a control client "$@" whose input is copied from
 // the shell's, and sends it SIGTERM when that input ends. The end of its
 // input alone may not end a client: a tmux server keeps a control client
-// whose output it could not write (the channel closed under it, the local
-// ssh killed) until that output is written, which is never:
-// TestSSHSIGKILLLeavesNoClient found one left in 2 of 40 runs on 3.5a under
-// load, and with output flowing in every run on 3.3a and 3.5a. SIGTERM ends the client whatever the server is doing, as
+// whose output it could not write (the channel closed under it) until that
+// output is written, which is never (TestSSHSIGKILLLeavesNoClient, the
+// flooding case). SIGTERM ends the client whatever the server is doing, as
 // controlmode's parent-death signal does on this machine. The copy goes
 // through a fifo, removed as soon as both ends are open, because the
-// copier must know the client's pid. cat writes what it reads at once.
+// copier must know the client's pid; cat writes what it reads at once.
 const clientGuardScript = `d=$(mktemp -d "${TMPDIR:-/tmp}/tmux-mcp.XXXXXX") && mkfifo "$d/in" || { echo "tmux-mcp: cannot make a fifo for the control client's input" >&2; exit 125; }
 exec 3<&0
 "$@" <"$d/in" & p=$!

@@ -42,10 +42,9 @@ func main() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One client's calls, each mostly a wait on tmux: a second P only
 		// adds thread wake-ups (futex calls, costly in a VM) between the
-		// goroutine that reads a line and the one that runs it. With one,
-		// send_keys took 13-35 µs less in paired runs; the other tools
-		// moved within the noise. GOMAXPROCS in the environment still
-		// wins.
+		// goroutine that reads a line and the one that runs it; with one,
+		// send_keys was faster in paired runs and nothing slower
+		// (docs/internals.md). GOMAXPROCS in the environment still wins.
 		runtime.GOMAXPROCS(1)
 	}
 	stdin, restore := pollableStdin()

@@ -13,8 +13,8 @@ import (
 //
 // os.Stdin is read with blocking system calls: the reading goroutine holds
 // its thread and processor, and the goroutine it hands a request to waits
-// for the runtime to notice (most of the 50 µs that a ping over stdio took
-// here, against 7 µs for a bare echo). A pollable stdin parks the reader
+// for the runtime to notice, most of what a ping over stdio costs
+// (docs/internals.md has the figures). A pollable stdin parks the reader
 // instead, and lets a read be interrupted. A terminal is left alone: its
 // O_NONBLOCK flag is shared with the shell.
 func pollableStdin() (*os.File, func()) {
