@@ -242,7 +242,9 @@ func (s *Server) watchSSHClient(c *controlmode.Conn) {
 	if !ok || c.Pid() == 0 {
 		return
 	}
-	go func() {
+	// On the link's wait group, so that Close returns only once this has:
+	// closing the link ends c, and with it its ssh.
+	s.link.spawn(func() {
 		if !waitExited(c.Pid()) {
 			return
 		}
@@ -256,5 +258,5 @@ func (s *Server) watchSSHClient(c *controlmode.Conn) {
 		}
 		s.opts.Logger.Warn("the ssh of a control client exited, and the client did not end; ending the connection", "host", h.String())
 		h.abort()
-	}()
+	})
 }
