@@ -235,8 +235,8 @@ func (s *Server) closeConn(c *controlmode.Conn) {
 // descriptors, the client's stderr pipe among them: when that ssh was
 // killed, the master closed the output but kept stderr open, and the
 // Conn, waiting for its process's stderr to end, neither worked nor ended
-// (now and then; the README has how often). Ending the connection ends every session on it; the
-// Server reconnects.
+// (now and then; the README has how often). Ending the connection ends
+// every session on it; the Server reconnects.
 func (s *Server) watchSSHClient(c *controlmode.Conn) {
 	h, ok := s.host().(*sshHost)
 	if !ok || c.Pid() == 0 {
