@@ -206,7 +206,7 @@ func parseNotification(s string) Notification {
 	case "%paste-buffer-changed", "%paste-buffer-deleted":
 		return PasteBufferChanged{Name: rest, Deleted: name == "%paste-buffer-deleted"}
 	case "%message":
-		return Message{Text: unvis(rest)}
+		return Message{Text: unvisMessage(rest)}
 	case "%config-error":
 		return ConfigError{Text: rest}
 	case "%exit":
@@ -248,37 +248,14 @@ func unescapeOutput(s string) []byte {
 	return out
 }
 
-var visEscapes = map[byte]byte{
-	'n': '\n', 't': '\t', 'r': '\r', 'a': '\a', 'b': '\b', 'v': '\v', 'f': '\f',
-	's': ' ', '0': 0, '\\': '\\', '$': '$',
-}
-
-// unvis decodes the vis(3) encoding tmux applies to %message text and to
-// what show-buffer prints: C-style escapes, \ooo octal and, up to 3.4, \$.
-func unvis(s string) string {
+// unvisMessage decodes %message text, which tmux vis-encodes; text that is
+// not valid vis is kept as it came.
+func unvisMessage(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 == len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		n := s[i+1]
-		if i+3 < len(s) && isOctal(n) && isOctal(s[i+2]) && isOctal(s[i+3]) {
-			b.WriteByte((n-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		r, ok := visEscapes[n]
-		if !ok {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte(r)
-		i++
+	if b, ok := Unvis(s); ok {
+		return string(b)
 	}
-	return b.String()
+	return s
 }

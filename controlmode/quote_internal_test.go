@@ -33,7 +33,13 @@ func TestQuoteRoundTrip(t *testing.T) {
 	srv, c := attachInternal(t)
 	// show-buffer vis-encodes what it prints to a control client up to tmux
 	// 3.3, and prints it raw from 3.4.
-	decode := unvis
+	decode := func(s string) string {
+		b, ok := Unvis(s)
+		if !ok {
+			t.Fatalf("show-buffer printed %q, which is not vis", s)
+		}
+		return string(b)
+	}
 	if srv.AtLeast(t, 3, 4) {
 		decode = func(s string) string { return s }
 	}

@@ -114,24 +114,3 @@ func TestBufferNamesRefused(t *testing.T) {
 		t.Errorf("empty content: got %v, want invalid_arguments", err)
 	}
 }
-
-func TestUnvisText(t *testing.T) {
-	for _, tc := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{`plain`, "plain", true},
-		{`a\tb\\c\$HOME`, "a\tb\\c$HOME", true},
-		{`\033[1m\001\177\377`, "\x1b[1m\x01\x7f\xff", true},
-		{`\0a\0001`, "\x00a\x001", true},
-		{`\a\b\v\f\r\n`, "\a\b\v\f\r\n", true},
-		{`\"q\" \~ \#`, `"q" ~ #`, true},
-		{`trailing\`, `trailing\`, false},
-		{`\777`, "", false},
-	} {
-		got, ok := unvisText(tc.in)
-		if ok != tc.ok || (ok && string(got) != tc.want) {
-			t.Errorf("unvisText(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}

@@ -199,7 +199,7 @@ func unescapeArg(s string) string {
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
 		s = s[1 : len(s)-1]
 	}
-	out, _ := unvisText(s)
+	out, _ := controlmode.Unvis(s)
 	return string(out)
 }
 
@@ -276,7 +276,7 @@ func parseShellEnv(text string) (vars []EnvVar, ok bool) {
 				i++
 			}
 		}
-		value, _ := unvisText(text[eq+2 : min(i, len(text))])
+		value, _ := controlmode.Unvis(text[eq+2 : min(i, len(text))])
 		tail := "\"; export " + name + ";"
 		if !strings.HasPrefix(text[i:], tail) {
 			return vars, false

@@ -203,7 +203,7 @@ func (r release) decodeText(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
-	out, _ := unvisText(s)
+	out, _ := controlmode.Unvis(s)
 	return string(out)
 }
 
@@ -240,8 +240,8 @@ func (r release) decodeLoose(s string) string {
 		case '0' <= d && d <= '7' && i+3 < len(s) && isOctal(s[i+2]) && isOctal(s[i+3]):
 			b.WriteByte((d-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
 			i += 3
-		case visLetters[d] != 0 && d != 't' && d != 'n':
-			b.WriteByte(visLetters[d])
+		case strings.IndexByte(looseLetters, d) >= 0:
+			b.WriteByte(looseControls[strings.IndexByte(looseLetters, d)])
 			i++
 		default:
 			b.WriteByte(c)
@@ -249,6 +249,10 @@ func (r release) decodeLoose(s string) string {
 	}
 	return b.String()
 }
+
+// looseLetters are the C-style escapes decodeLoose reads, standing for
+// looseControls: all of vis(3)'s but \t and \n, which tmux prints raw.
+const looseLetters, looseControls = "abvfr", "\a\b\v\f\r"
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }
 
