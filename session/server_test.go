@@ -42,17 +42,11 @@ func newTestServer(t testing.TB) (*fixtures.Server, *Server) {
 	return fx, m.Server(Socket{Name: fx.Socket})
 }
 
-// waitFor polls cond on the Server's own state, which changes on tmux's
-// notifications and reconnects. It fails the test after a generous bound.
+// waitFor waits for cond on the Server's own state, which changes on
+// tmux's notifications and reconnects.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond) // the condition is our own state; no event to wait on
-	}
+	fixtures.WaitFor(t, 20*time.Second, what, cond)
 }
 
 func TestNoServerThenCreate(t *testing.T) {

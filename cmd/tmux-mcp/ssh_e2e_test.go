@@ -69,14 +69,14 @@ func TestSSHSIGKILLLeavesNoClient(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			// The clients are the remote server's; there is no event of
 			// theirs to wait on here.
-			waitUntil(t, "the control client to attach", func() bool { return clientCount(t, fx) > 0 })
+			fixtures.WaitFor(t, 30*time.Second, "the control client to attach", func() bool { return clientCount(t, fx) > 0 })
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
 			<-done
 			// Well inside the master's ControlPersist (30 s), whose exit
 			// would end the clients anyway.
-			waitUntilWithin(t, 15*time.Second, "the remote clients to exit", func() bool { return clientCount(t, fx) == 0 })
+			fixtures.WaitFor(t, 15*time.Second, "the remote clients to exit", func() bool { return clientCount(t, fx) == 0 })
 		})
 	}
 }
@@ -87,22 +87,6 @@ func clientCount(t *testing.T, fx *fixtures.Server) int {
 		return 0
 	}
 	return len(strings.Split(out, "\n"))
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	waitUntilWithin(t, 30*time.Second, what, cond)
-}
-
-func waitUntilWithin(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // freePort returns a port on 127.0.0.1 that nothing listened on a moment
