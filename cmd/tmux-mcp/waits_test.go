@@ -118,13 +118,21 @@ func TestWorkflowWaitInLess(t *testing.T) {
 	}
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "G", "enter": false}, nil)
 	r = waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"LAST-ENTRY"}, "timeout": 10})
-	if !r.Found || r.Outcome != "matched" || r.MatchedIn != "screen" {
-		t.Fatalf("end of the file in less: got %+v", r)
+	if !r.Found || r.Outcome != "matched" || r.MatchedIn != "screen" || !r.Alternate {
+		t.Fatalf("end of the file in less: got %+v, want matched on the (alternate) screen", r)
 	}
 	if slices.Contains(r.Tail, "entry 010") {
 		t.Fatalf("the screen read is stale: %q", r.Tail)
 	}
+	// Out of less the shell's screen is back, and a wait says so. (Keys
+	// typed before less has quit are read without echo: less turned it
+	// off.)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "q", "enter": false}, nil)
+	atPrompt(t, c, pane)
+	r = waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{`[$#] *$`}, "regex": true, "since": "screen", "timeout": 10})
+	if !r.Found || r.Alternate || slices.Contains(r.Tail, "LAST-ENTRY") {
+		t.Fatalf("after quitting less: got %+v, want the prompt found off the alternate screen", r)
+	}
 }
 
 // contentChange is what an agent reads of wait_for_content_change.
