@@ -2,21 +2,20 @@ package session
 
 import (
 	"fmt"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // shellSession starts a session running shell (argv) with a plain prompt
 // and returns its pane once the prompt is up.
 func shellSession(t *testing.T, shell ...string) (*Server, string) {
 	t.Helper()
-	if _, err := exec.LookPath(shell[0]); err != nil {
-		t.Skipf("%s is not installed", shell[0])
-	}
+	fixtures.NeedProgram(t, shell[0])
 	fx, s := newTestServer(t)
 	fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ "}, shell...)...)
 	pane := paneOf(t, s, "sh")

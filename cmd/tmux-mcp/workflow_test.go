@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,20 +29,6 @@ type runResult struct {
 	OutputTruncated bool     `json:"output_truncated"`
 }
 
-// needProgram skips the test when name is not installed, except under
-// CI=true, where it fails: CI installs it.
-func needProgram(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true: %s is not installed", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return p
-}
-
 // workflow starts tmux-mcp (with env on top) on a fresh server, makes a
 // session with create_session, and returns the client and the session's
 // pane, running sh.
@@ -65,7 +50,7 @@ func workflow(t *testing.T, env ...string) (*client, *fixtures.Server, string) {
 // shellPane splits a pane off pane running shell with a plain prompt.
 func shellPane(t *testing.T, c *client, pane string, shell ...string) string {
 	t.Helper()
-	needProgram(t, shell[0])
+	fixtures.NeedProgram(t, shell[0])
 	var p struct {
 		PaneID string `json:"pane_id"`
 	}
@@ -184,7 +169,7 @@ func TestWorkflowRunAndRead(t *testing.T) {
 // Python REPL, with one send_keys call, and uses it.
 func TestWorkflowPythonREPL(t *testing.T) {
 	t.Parallel()
-	python := needProgram(t, "python3")
+	python := fixtures.NeedProgram(t, "python3")
 	c, _, pane := workflow(t)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": python + " -q"}, nil)
 	c.waitText(t, pane, ">>> $")
@@ -231,7 +216,7 @@ func TestWorkflowInterrupt(t *testing.T) {
 // checks it on disk.
 func TestWorkflowEditInVi(t *testing.T) {
 	t.Parallel()
-	vi := needProgram(t, "vi")
+	vi := fixtures.NeedProgram(t, "vi")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(file, []byte("first\n"), 0o644); err != nil {
