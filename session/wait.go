@@ -484,22 +484,12 @@ func (w *waiter) match(lines []string, where string, entry bool) (string, bool) 
 // waitStream waits for a change in st after cursor, calling progress on
 // each tick.
 func (s *Server) waitStream(ctx context.Context, st *panestream.Stream, cursor int64, tick <-chan time.Time, progress func(time.Duration), start time.Time) error {
-	if tick == nil {
-		return st.Wait(ctx, cursor)
-	}
 	for {
-		wctx, cancel := context.WithCancel(ctx)
-		errc := make(chan error, 1)
-		go func() { errc <- st.Wait(wctx, cursor) }()
-		select {
-		case err := <-errc:
-			cancel()
+		ticked, err := st.WaitOrTick(ctx, cursor, tick)
+		if !ticked {
 			return err
-		case <-tick:
-			cancel()
-			<-errc
-			progress(time.Since(start))
 		}
+		progress(time.Since(start))
 	}
 }
 

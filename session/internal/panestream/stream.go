@@ -202,10 +202,18 @@ func (p *Stream) Position() (int64, <-chan struct{}) {
 // Wait blocks until something happens after offset (output, a pause, the
 // pane's end) or ctx is done.
 func (p *Stream) Wait(ctx context.Context, offset int64) error {
+	_, err := p.WaitOrTick(ctx, offset, nil)
+	return err
+}
+
+// WaitOrTick is [Stream.Wait] that also returns, with ticked true, when
+// tick fires first, so that a waiter can report progress without a
+// goroutine of its own. A nil tick never fires.
+func (p *Stream) WaitOrTick(ctx context.Context, offset int64, tick <-chan time.Time) (ticked bool, err error) {
 	p.mu.Lock()
 	if p.end() > offset || p.gone {
 		p.mu.Unlock()
-		return nil
+		return false, nil
 	}
 	ch := p.changed
 	p.waiters++
@@ -217,9 +225,11 @@ func (p *Stream) Wait(ctx context.Context, offset int64) error {
 	}()
 	select {
 	case <-ch:
-		return nil
+		return false, nil
+	case <-tick:
+		return true, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, ctx.Err()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // fired reports whether ch is closed, without waiting.
@@ -331,5 +332,42 @@ func TestWait(t *testing.T) {
 				t.Fatalf("after: got %d waiters, want 0", n)
 			}
 		})
+	})
+}
+
+// TestWaitOrTick: a tick before any change returns ticked, with the waiter
+// still counted while it blocks; a change after it returns not ticked.
+func TestWaitOrTick(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := New()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		start := time.Now()
+		ticked, err := p.WaitOrTick(context.Background(), 0, tick.C)
+		if !ticked || err != nil || time.Since(start) != time.Second {
+			t.Fatalf("got ticked %v, %v after %v; want a tick after 1s", ticked, err, time.Since(start))
+		}
+		type result struct {
+			ticked bool
+			err    error
+		}
+		done := make(chan result, 1)
+		go func() {
+			ticked, err := p.WaitOrTick(context.Background(), 0, tick.C)
+			done <- result{ticked, err}
+		}()
+		synctest.Wait()
+		if n := p.Waiters(); n != 1 {
+			t.Fatalf("got %d waiters, want 1", n)
+		}
+		p.Append(1, []byte("x"))
+		if r := <-done; r.ticked || r.err != nil {
+			t.Fatalf("after output: got %+v, want woken, not ticked", r)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if ticked, err := p.WaitOrTick(ctx, 1, nil); ticked || !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled: got %v, %v; want context.Canceled", ticked, err)
+		}
 	})
 }
