@@ -89,6 +89,13 @@ func TestSSHCore(t *testing.T) {
 	if err := s.TeardownSession(ctx, sess.ID, sess.Generation); err != nil {
 		t.Fatal(err)
 	}
+	// The last session gone, the server exits, and with it the remote
+	// client: its guard (clientGuardScript) must not keep the session's
+	// channel open, or the control client here would never end.
+	waitFor(t, "the control client to end with the remote server", func() bool { return !s.ConnStats().Connected })
+	if _, err := s.CreateSession(ctx, CreateSessionArgs{Name: "again"}); err != nil {
+		t.Fatalf("a new server after the last one exited: %v", err)
+	}
 	if n := e.sshd.Accepted(); n != 1 || e.host.masters.Load() != 1 {
 		t.Fatalf("%d handshakes, %d masters; want 1 of each", n, e.host.masters.Load())
 	}
