@@ -125,7 +125,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
-	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane)) {
+	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane), false) {
 		return RunResult{}, continuationError(pane, row, false)
 	}
 	at, program := p.at, p.program
@@ -312,10 +312,23 @@ const zshStates = `for|foreach|select|while|until|repeat|if|then|else|elif|case|
 
 // isContinuation reports whether row, the text left of the cursor, is a
 // continuation prompt: zsh's, or the "> " of sh and bash in a pane whose
-// prompt was seen to be something else (last; "" if never seen).
-func isContinuation(row, last string) bool {
-	return zshContinuation.MatchString(row) || row == "> " && last != "" && last != row
+// prompt was seen to be something else (last; "" if never seen). After a
+// command was typed and did not start (typed), any "...> " is taken for
+// one: the shell is waiting, and a wrong guess only words the error.
+// Before typing a wrong guess would refuse a pane that is fine.
+func isContinuation(row, last string, typed bool) bool {
+	switch {
+	case zshContinuation.MatchString(row):
+		return true
+	case typed:
+		return looseContinuation.MatchString(row)
+	}
+	return row == "> " && last != "" && last != row
 }
+
+// looseContinuation matches "> " (sh, bash) and "quote> ", "dquote> ",
+// "for dquote> " (zsh's "%_> "), and also prompts such as "dev> ".
+var looseContinuation = regexp.MustCompile(`^[a-z> ]*> ?$`)
 
 func continuationError(pane, row string, typed bool) error {
 	what := "nothing was typed"
@@ -399,11 +412,6 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 	}
 }
 
-// continuationPrompt matches the prompts shells show when a command is
-// incomplete: "> " (sh, bash), "quote> ", "dquote> ", "for dquote> "
-// (zsh's "%_> ").
-var continuationPrompt = regexp.MustCompile(`^[a-z> ]*> ?$`)
-
 // notStarted looks at a pane whose shell has not started the command it
 // was given. It returns the error that names why, or nil if it cannot
 // tell yet (final false) and the wait should go on.
@@ -421,7 +429,7 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 		return nil // the caller finds out
 	}
 	row := cursorRow(p.screen, p.at)
-	if continuationPrompt.MatchString(row) {
+	if isContinuation(row, s.lastPrompt(pane), true) {
 		return continuationError(pane, row, true)
 	}
 	if final {

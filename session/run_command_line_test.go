@@ -157,19 +157,26 @@ func TestMarkerScan(t *testing.T) {
 func TestIsContinuation(t *testing.T) {
 	for _, c := range []struct {
 		row, last string
+		typed     bool
 		want      bool
 	}{
-		{"quote> ", "", true},
-		{"for dquote> ", "$ ", true},
-		{"heredoc> ", "% ", true},
-		{"dev> ", "", false}, // a prompt, not a parser state
-		{"> ", "$ ", true},
-		{"> ", "> ", false}, // the pane's prompt is "> "
-		{"> ", "", false},   // never seen: typing is allowed
-		{"$ ", "$ ", false},
+		{"quote> ", "", false, true},
+		{"for dquote> ", "$ ", false, true},
+		{"heredoc> ", "% ", false, true},
+		{"dev> ", "", false, false}, // a prompt, not a parser state
+		{"> ", "$ ", false, true},
+		{"> ", "> ", false, false}, // the pane's prompt is "> "
+		{"> ", "", false, false},   // never seen: typing is allowed
+		{"$ ", "$ ", false, false},
+		// A command typed and not started: the shell waits for more.
+		{"> ", "", true, true},
+		{"> ", "> ", true, true},
+		{"dev> ", "", true, true},
+		{"$ ", "$ ", true, false},
+		{"$ echo hi", "$ ", true, false},
 	} {
-		if got := isContinuation(c.row, c.last); got != c.want {
-			t.Errorf("isContinuation(%q, %q) = %v, want %v", c.row, c.last, got, c.want)
+		if got := isContinuation(c.row, c.last, c.typed); got != c.want {
+			t.Errorf("isContinuation(%q, %q, %v) = %v, want %v", c.row, c.last, c.typed, got, c.want)
 		}
 	}
 }
