@@ -84,6 +84,20 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	defer release()
 	cursor, _ := st.Position()
+	// A program just told to quit (less after q) gives the pane back to
+	// its shell a moment later: look again as it prints, for a moment,
+	// before refusing.
+	if !p.dead && !p.mode && (p.alt || !shells[p.program] && p.program != "tmux") {
+		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
+	}
+	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
+		// The look came before the stream's position was taken: look
+		// again, or a prompt drawn in between would be waited for in vain.
+		cursor, _ = st.Position()
+		if p2, err := s.probe(ctx, pane); err == nil {
+			p = p2
+		}
+	}
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
 	// the prompt a moment to be drawn, and look again. A pane named "tmux"
@@ -229,6 +243,49 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			}
 		}
 	}
+}
+
+// exitGrace bounds how long RunCommand waits for a program that holds the
+// pane to give it back to the shell; probeEvery spaces the looks.
+const (
+	exitGrace  = 500 * time.Millisecond
+	probeEvery = 10 * time.Millisecond
+)
+
+// awaitShell looks at the pane again each time it prints, at most every
+// probeEvery and for at most exitGrace, until its shell holds it and it
+// is off the alternate screen. It returns the last look, and the stream's
+// position taken before it, so that output drawn after the look (the
+// prompt) is still ahead of the cursor.
+func (s *Server) awaitShell(ctx context.Context, pane string, st *panestream.Stream, cursor int64, p runProbe) (runProbe, int64) {
+	gctx, cancel := context.WithTimeout(ctx, exitGrace)
+	defer cancel()
+	var last time.Time
+	for !p.dead && (p.alt || !shells[p.program]) {
+		if st.Wait(gctx, cursor) != nil {
+			break
+		}
+		if d := probeEvery - time.Since(last); d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-gctx.Done():
+				t.Stop()
+				return p, cursor
+			}
+		}
+		r := st.Read(cursor)
+		if r.Gone || r.ConnLost {
+			break
+		}
+		next, _ := st.Position()
+		p2, err := s.probe(gctx, pane)
+		if err != nil {
+			break
+		}
+		p, cursor, last = p2, next, time.Now()
+	}
+	return p, cursor
 }
 
 // promptGrace bounds how long RunCommand waits for the shell's next

@@ -135,6 +135,39 @@ func TestWorkflowWaitInLess(t *testing.T) {
 	}
 }
 
+// TestWorkflowRunCommandAfterQuittingLess: an agent quits less with q and
+// runs a command at once. less gives the pane back to the shell a moment
+// after the key; run_command waits for that instead of refusing the pane
+// as "running less" (it did in 2 of 3 tries before).
+func TestWorkflowRunCommandAfterQuittingLess(t *testing.T) {
+	t.Parallel()
+	fixtures.NeedProgram(t, "less")
+	c, _, pane := workflow(t)
+	file := filepath.Join(t.TempDir(), "text")
+	if err := os.WriteFile(file, []byte(strings.Repeat("some text\n", 100)+"END-OF-TEXT\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	atPrompt(t, c, pane)
+	for i := range 5 {
+		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "less " + file}, nil)
+		if r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"some text"}, "timeout": 10}); !r.Found || !r.Alternate {
+			t.Fatalf("try %d: less did not show the file: %+v", i, r)
+		}
+		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "q", "enter": false}, nil)
+		want := fmt.Sprintf("after-less-%d", i)
+		if r := c.run(t, pane, "echo "+want); fmt.Sprint(r.Output) != "["+want+"]" || status(r) != "0" {
+			t.Fatalf("try %d: run_command right after q: got %+v", i, r)
+		}
+	}
+	// A program that does not end is still refused, a moment later.
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "less " + file}, nil)
+	waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"some text"}, "timeout": 10})
+	if e := c.fail(t, "run_command", map[string]any{"pane_id": pane, "command": "true"}); e.Code != "tmux_error" || !strings.Contains(e.Message, `"less"`) {
+		t.Fatalf("run_command in less: got %+v, want it refused as running less", e)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "q", "enter": false}, nil)
+}
+
 // contentChange is what an agent reads of wait_for_content_change.
 type contentChange struct {
 	Changed  bool    `json:"changed"`
