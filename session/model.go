@@ -278,18 +278,6 @@ func (m *model) snapshot() ([]Session, []Window, []Pane) {
 	return slices.Clone(m.sessions), slices.Clone(m.windows), slices.Clone(m.panes)
 }
 
-// sessionByID returns the session with id.
-func (m *model) sessionByID(id string) (Session, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, s := range m.sessions {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return Session{}, false
-}
-
 // paneByID returns the pane with id.
 func (m *model) paneByID(id string) (Pane, bool) {
 	m.mu.Lock()

@@ -39,17 +39,12 @@ type SSHOptions struct {
 // sshDefaults are options that Args may override: ssh takes the first value
 // it is given for an option, and these come after Args. A connection gone
 // silent is noticed after ServerAliveInterval*ServerAliveCountMax seconds
-// at most; see sshAliveBound.
+// (15) at most.
 var sshDefaults = []string{
 	"-o", "ServerAliveInterval=5",
 	"-o", "ServerAliveCountMax=3",
 	"-o", "LogLevel=ERROR",
 }
-
-// sshAliveBound is how long a silent connection lives at most with
-// sshDefaults' keep-alives: ssh gives up after ServerAliveCountMax
-// unanswered probes, ServerAliveInterval apart.
-const sshAliveBound = 5 * 3 * time.Second
 
 // sshHost runs tmux on another machine through one OpenSSH connection. A
 // master ssh, started on first use and again whenever it is found gone,
