@@ -84,19 +84,19 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	defer release()
 	cursor, _ := st.Position()
+	if !p.dead && !p.mode && (p.program == "tmux" || p.at.cursorX == 0 || p.alt || !shells[p.program]) {
+		// Not ready by the first look, which came before the position was
+		// taken: look again, or what the pane drew in between (its prompt)
+		// would be waited for in vain.
+		if p2, err := s.probe(ctx, pane); err == nil {
+			p = p2
+		}
+	}
 	// A program just told to quit (less after q) gives the pane back to
 	// its shell a moment later: look again as it prints, for a moment,
 	// before refusing.
 	if !p.dead && !p.mode && (p.alt || !shells[p.program] && p.program != "tmux") {
 		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
-	}
-	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
-		// The look came before the stream's position was taken: look
-		// again, or a prompt drawn in between would be waited for in vain.
-		cursor, _ = st.Position()
-		if p2, err := s.probe(ctx, pane); err == nil {
-			p = p2
-		}
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
@@ -255,7 +255,7 @@ const (
 // awaitShell looks at the pane again each time it prints, at most every
 // probeEvery and for at most exitGrace, until its shell holds it and it
 // is off the alternate screen. It returns the last look, and the stream's
-// position taken before it, so that output drawn after the look (the
+// position read before it, so that output drawn after the look (the
 // prompt) is still ahead of the cursor.
 func (s *Server) awaitShell(ctx context.Context, pane string, st *panestream.Stream, cursor int64, p runProbe) (runProbe, int64) {
 	gctx, cancel := context.WithTimeout(ctx, exitGrace)
@@ -265,25 +265,18 @@ func (s *Server) awaitShell(ctx context.Context, pane string, st *panestream.Str
 		if st.Wait(gctx, cursor) != nil {
 			break
 		}
-		if d := probeEvery - time.Since(last); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-t.C:
-			case <-gctx.Done():
-				t.Stop()
-				return p, cursor
-			}
+		if !pause(gctx, probeEvery-time.Since(last)) {
+			break
 		}
 		r := st.Read(cursor)
 		if r.Gone || r.ConnLost {
 			break
 		}
-		next, _ := st.Position()
 		p2, err := s.probe(gctx, pane)
 		if err != nil {
 			break
 		}
-		p, cursor, last = p2, next, time.Now()
+		p, cursor, last = p2, r.Next, time.Now()
 	}
 	return p, cursor
 }

@@ -349,17 +349,11 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		if screen {
 			// Read the screen at most once per interval: the program may
 			// be drawing still.
-			if d := interval - time.Since(lastRead); d > 0 {
-				t := time.NewTimer(d)
-				select {
-				case <-t.C:
-				case <-wctx.Done():
-					t.Stop()
-					if ctx.Err() == nil {
-						return done(OutcomeTimeout)
-					}
-					return WaitResult{}, fromExec(ctx.Err())
+			if !pause(wctx, interval-time.Since(lastRead)) {
+				if ctx.Err() == nil {
+					return done(OutcomeTimeout)
 				}
+				return WaitResult{}, fromExec(ctx.Err())
 			}
 		}
 		r := st.Read(cursor)
@@ -479,6 +473,22 @@ func (w *waiter) match(lines []string, where string, entry bool) (string, bool) 
 		return OutcomeMatched, true
 	}
 	return "", false
+}
+
+// pause waits for d, which spaces out reads of a pane that is printing;
+// it reports false if ctx ended first. It does not wait when d <= 0.
+func pause(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // waitStream waits for a change in st after cursor, calling progress on

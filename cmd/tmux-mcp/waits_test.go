@@ -96,6 +96,7 @@ func TestWorkflowWaitForReadyAfterTyping(t *testing.T) {
 // to be drawn, then pages to the end and waits for the last line.
 func TestWorkflowWaitInLess(t *testing.T) {
 	t.Parallel()
+	fixtures.NeedProgram(t, "less")
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "pager")
 	pane := paneOfSession(t, fx, "pager")
@@ -138,7 +139,9 @@ func TestWorkflowWaitInLess(t *testing.T) {
 // TestWorkflowRunCommandAfterQuittingLess: an agent quits less with q and
 // runs a command at once. less gives the pane back to the shell a moment
 // after the key; run_command waits for that instead of refusing the pane
-// as "running less" (it did in 2 of 3 tries before).
+// as "running less" (it did in 2 of 3 tries before). A program that takes
+// 300 ms to end after its input is the same case made certain: without
+// the wait it is refused every time.
 func TestWorkflowRunCommandAfterQuittingLess(t *testing.T) {
 	t.Parallel()
 	fixtures.NeedProgram(t, "less")
@@ -148,7 +151,8 @@ func TestWorkflowRunCommandAfterQuittingLess(t *testing.T) {
 		t.Fatal(err)
 	}
 	atPrompt(t, c, pane)
-	for i := range 5 {
+	// Ten tries: without the wait some tries pass by luck.
+	for i := range 10 {
 		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "less " + file}, nil)
 		if r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"some text"}, "timeout": 10}); !r.Found || !r.Alternate {
 			t.Fatalf("try %d: less did not show the file: %+v", i, r)
@@ -158,6 +162,22 @@ func TestWorkflowRunCommandAfterQuittingLess(t *testing.T) {
 		if r := c.run(t, pane, "echo "+want); fmt.Sprint(r.Output) != "["+want+"]" || status(r) != "0" {
 			t.Fatalf("try %d: run_command right after q: got %+v", i, r)
 		}
+	}
+	slow := filepath.Join(t.TempDir(), "slow-exit")
+	// The "bye" keeps the cursor off column 0, as less's last line does,
+	// so that the wait for a prompt to be drawn does not cover this case
+	// by chance (awk flushes it before system).
+	script := "echo ready-for-input\nexec awk '{ printf \"bye\"; system(\"sleep 0.3\"); exit }'\n"
+	if err := os.WriteFile(slow, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "sh " + slow}, nil)
+	if r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"^ready-for-input$"}, "regex": true, "timeout": 10}); !r.Found {
+		t.Fatalf("the slow program did not start: %+v", r)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "go"}, nil)
+	if r := c.run(t, pane, "echo after-awk"); fmt.Sprint(r.Output) != "[after-awk]" || status(r) != "0" {
+		t.Fatalf("run_command while awk ends: got %+v", r)
 	}
 	// A program that does not end is still refused, a moment later.
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "less " + file}, nil)
