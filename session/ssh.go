@@ -171,7 +171,7 @@ const hangupScript = `exec 3<&0; "$@" </dev/null & p=$!; (read x <&3; kill $p 2>
 // controlmode's parent-death signal does on this machine. The copy goes
 // through a fifo, removed as soon as both ends are open, because the
 // copier must know the client's pid; cat writes what it reads at once.
-const clientGuardScript = `d=$(mktemp -d "${TMPDIR:-/tmp}/tmux-mcp.XXXXXX") && mkfifo "$d/in" || { echo "tmux-mcp: cannot make a fifo for the control client's input" >&2; exit 125; }
+const clientGuardScript = `d=$(mktemp -d "${TMPDIR:-/tmp}/tmux-mcp.XXXXXX") && mkfifo "$d/in" || { rm -rf "$d"; echo "tmux-mcp: cannot make a fifo for the control client's input" >&2; exit 125; }
 exec 3<&0
 "$@" <"$d/in" & p=$!
 { exec 4>"$d/in"; rm -rf "$d"; cat >&4; exec 4>&-; kill $p; } <&3 >/dev/null 2>&1 & q=$!
