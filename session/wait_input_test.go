@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // attachedAndOther returns a pane of the session the main client is
@@ -91,6 +93,7 @@ func TestWaitAfterInputSkipsEchoAndOldLines(t *testing.T) {
 }
 
 func TestWaitInFullScreenProgram(t *testing.T) {
+	fixtures.NeedProgram(t, "less")
 	s, pane, _ := attachedAndOther(t)
 	ctx := testCtx(t)
 	ref := PaneRef{PaneID: pane}
