@@ -307,8 +307,24 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 					w.out.prime(bytes.Repeat([]byte{' '}, in.Col))
 				}
 				lines, partial = w.out.write(r.Data)
+				// The program went full-screen after the entry's look (less
+				// just started): its page's output counts, and from here on
+				// its screen is read, now first.
+				if w.out.text.AltScreen() {
+					screen, w.res.AlternateScreen = true, true
+				}
 				if outcome, ok := w.output(lines, partial, true); ok {
 					return done(outcome)
+				}
+				if screen {
+					e, err := s.readEntry(ctx, pane)
+					if err != nil {
+						return WaitResult{}, err
+					}
+					lastRead = time.Now()
+					if outcome, ok := w.screen(e.rows, true); ok {
+						return done(outcome)
+					}
 				}
 				break
 			}
