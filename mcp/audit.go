@@ -26,6 +26,10 @@ func (s *server) audit(tool string, args map[string]any, te *ToolError, d time.D
 		slog.String("outcome", "ok"),
 		slog.Int64("duration_ms", d.Milliseconds()),
 	}
+	if s.owner != "" {
+		// The client's label (a token's name over HTTP), never the token.
+		attrs = append(attrs, slog.String("client", s.owner))
+	}
 	if te != nil {
 		attrs[1] = slog.String("outcome", "error")
 		attrs = append(attrs, slog.String("code", te.Code), slog.String("effects", te.Effects))

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -141,9 +142,12 @@ func (b *TmuxBackend) SelectWindow(ctx context.Context, in SelectWindowIn) (Wind
 func (b *TmuxBackend) TeardownSession(ctx context.Context, in TeardownSessionIn) (TeardownSessionResult, error) {
 	srv := b.server(Socket{})
 	for _, s := range b.m.Servers() {
-		if s.Owns(in.Generation, in.SessionID) {
+		if s.Owns(ctx, in.Generation, in.SessionID) {
 			srv = s
 			break
+		}
+		if s.Generation() == in.Generation && slices.Contains(s.Owned(), in.SessionID) {
+			srv = s // another identity's: that server refuses with who owns it
 		}
 	}
 	if err := srv.TeardownSession(ctx, in.SessionID, in.Generation); err != nil {

@@ -9,7 +9,7 @@ import (
 
 // placement implements scopeSource: the model's placement of the server
 // sock names, and which of its sessions this process owns in that
-// placement's generation.
+// placement's generation for the caller's identity (session.WithOwner).
 func (b *TmuxBackend) placement(ctx context.Context, sock Socket, fresh bool) (session.Placement, func(string) bool, error) {
 	srv := b.server(sock)
 	pl, err := srv.Placement(ctx, fresh)
@@ -17,7 +17,7 @@ func (b *TmuxBackend) placement(ctx context.Context, sock Socket, fresh bool) (s
 		return session.Placement{}, nil, err
 	}
 	gen := pl.Generation
-	return pl, func(id string) bool { return gen != "" && srv.Owns(gen, id) }, nil
+	return pl, func(id string) bool { return gen != "" && srv.Owns(ctx, gen, id) }, nil
 }
 
 // sessionsOf implements scopeSource.

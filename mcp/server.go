@@ -48,6 +48,12 @@ type Options struct {
 	// Logger receives warnings, caught panics and one audit line per call.
 	// nil discards them. It must not write to stdout.
 	Logger *slog.Logger
+	// Owner is the identity this server's clients act as (a bearer token's
+	// over HTTP): the sessions they create are its own, only it may tear
+	// them down, the owned scopes count only its sessions, and the
+	// capture_since cursors it is given are refused to any other. "" is
+	// the process itself, the one client over stdio.
+	Owner string
 }
 
 // MaxInFlight is how many tool calls one server runs at once; more are
@@ -62,6 +68,8 @@ type server struct {
 	tier     Tier            // the safety tier in force
 	scope    *scopePolicy    // the scope in force
 	enabled  map[string]bool // tools listed and callable
+	owner    string          // the identity calls act for (session.WithOwner)
+	subs     *subscriptions  // nil when the Backend cannot watch
 }
 
 // Server is an MCP server: the Go SDK's server, serving a Backend's tools,
@@ -115,7 +123,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight)}
+	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight), owner: opts.Owner}
 	s.backend = batchBackend{Backend: backend, s: s}
 
 	tier, ok := ParseTier(opts.Safety)
@@ -147,6 +155,10 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		Instructions: instructions(tier, opts.Tools) + s.scope.note(),
 		Logger:       logger,
 		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
+		// What tmux shows is the user's: pane contents, session names,
+		// and over HTTP a catalogue shaped by the client's token. No
+		// shared cache may keep it (2026-07-28 cacheScope).
+		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) { c.CacheScope = "private" },
 	}
 	var subs *subscriptions
 	if w, ok := backend.(changeWatcher); ok {
@@ -158,6 +170,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	srv := sdk.NewServer(impl, sopts)
 	if subs != nil {
 		subs.srv = srv
+		s.subs = subs
 	}
 	for _, d := range catalogue() {
 		if !s.enabled[d.name] {
@@ -169,7 +182,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	}
 	s.addResources(srv)
 	addPrompts(srv)
-	srv.AddReceivingMiddleware(s.denyDisabled, s.routeResources)
+	srv.AddReceivingMiddleware(s.withOwner, s.denyDisabled, s.routeResources)
 	return &Server{Server: srv, s: s, impl: impl}, nil
 }
 
@@ -229,6 +242,7 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		args map[string]any
 		te   *ToolError
 	)
+	ctx = session.WithOwner(ctx, s.owner)
 	ctx, effects := session.WatchEffects(ctx)
 	defer func() {
 		if r := recover(); r != nil {
@@ -414,6 +428,16 @@ func fillNilValue(v reflect.Value) {
 				fillNilValue(fv)
 			}
 		}
+	}
+}
+
+// withOwner gives every request the server's identity (Options.Owner).
+func (s *server) withOwner(next sdk.MethodHandler) sdk.MethodHandler {
+	if s.owner == "" {
+		return next
+	}
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		return next(session.WithOwner(ctx, s.owner), method, req)
 	}
 }
 

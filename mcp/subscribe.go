@@ -23,7 +23,9 @@ type changeWatcher interface {
 }
 
 // subscriptions tracks the resources clients subscribed to: one watch per
-// URI, shared by every session subscribed to it.
+// URI, shared by every session subscribed to it. A subscription belongs to
+// the session that made it: only that session's unsubscribe, or its end,
+// lets go of it.
 type subscriptions struct {
 	watcher changeWatcher
 	srv     *sdk.Server // set once NewServer has made it
@@ -33,12 +35,13 @@ type subscriptions struct {
 		Debug(msg string, args ...any)
 	}
 
-	mu    sync.Mutex
-	byURI map[string]*subscription
+	mu       sync.Mutex
+	byURI    map[string]*subscription
+	sessions map[*sdk.ServerSession]bool // sessions whose end is watched
 }
 
 type subscription struct {
-	refs    int
+	by      map[*sdk.ServerSession]bool // the sessions subscribed
 	stop    func()
 	pending bool // a notification is scheduled
 }
@@ -81,10 +84,11 @@ func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest
 			return resourceError(uri, te)
 		}
 	}
-	if s.hold(uri) {
+	ss := req.Session
+	if s.hold(uri, ss) {
 		return nil
 	}
-	sub := &subscription{refs: 1}
+	sub := &subscription{by: map[*sdk.ServerSession]bool{ss: true}}
 	stop, err := s.watcher.WatchResource(ctx, sock, pane, func() { s.changed(uri, sub) })
 	if err != nil {
 		return err
@@ -96,7 +100,7 @@ func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest
 	}
 	if other, ok := s.byURI[uri]; ok {
 		// Another subscribe for the same URI won the race: share its watch.
-		other.refs++
+		other.by[ss] = true
 		s.mu.Unlock()
 		stop()
 		return nil
@@ -106,34 +110,75 @@ func (s *subscriptions) subscribe(ctx context.Context, req *sdk.SubscribeRequest
 	return nil
 }
 
-// hold counts one more subscriber of an existing watch of uri.
-func (s *subscriptions) hold(uri string) bool {
+// hold adds session ss to an existing watch of uri, and starts watching
+// for the session's end.
+func (s *subscriptions) hold(uri string, ss *sdk.ServerSession) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ss != nil && !s.sessions[ss] {
+		if s.sessions == nil {
+			s.sessions = make(map[*sdk.ServerSession]bool)
+		}
+		s.sessions[ss] = true
+		go func() {
+			_ = ss.Wait() // Its error is the session's, reported by the SDK.
+			s.ended(ss)
+		}()
+	}
 	if sub, ok := s.byURI[uri]; ok {
-		sub.refs++
+		sub.by[ss] = true
 		return true
 	}
 	return false
 }
 
 func (s *subscriptions) unsubscribe(_ context.Context, req *sdk.UnsubscribeRequest) error {
+	s.release(req.Params.URI, req.Session)
+	return nil
+}
+
+// release lets session ss go of uri; the last one stops the watch. A
+// session that holds no subscription to uri changes nothing.
+func (s *subscriptions) release(uri string, ss *sdk.ServerSession) {
 	s.mu.Lock()
-	sub, ok := s.byURI[req.Params.URI]
-	if !ok {
+	sub, ok := s.byURI[uri]
+	if !ok || !sub.by[ss] {
 		s.mu.Unlock()
-		return nil
+		return
 	}
-	sub.refs--
-	last := sub.refs == 0
+	delete(sub.by, ss)
+	last := len(sub.by) == 0
 	if last {
-		delete(s.byURI, req.Params.URI)
+		delete(s.byURI, uri)
 	}
 	s.mu.Unlock()
 	if last {
 		sub.stop()
 	}
-	return nil
+}
+
+// ended releases every subscription of a session that has ended (a client
+// that went away without unsubscribing, an HTTP session that expired).
+func (s *subscriptions) ended(ss *sdk.ServerSession) {
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	var uris []string
+	for uri, sub := range s.byURI {
+		if sub.by[ss] {
+			uris = append(uris, uri)
+		}
+	}
+	s.mu.Unlock()
+	for _, uri := range uris {
+		s.release(uri, ss)
+	}
+}
+
+// watching returns how many URIs are watched, for tests.
+func (s *subscriptions) watching() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.byURI)
 }
 
 // changed schedules one notification for uri, gathering the changes of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	var offset int64 = -1
 	if a.Cursor != "" {
 		var err error
-		if pane, gen, offset, err = parseCursor(a.Cursor); err != nil {
+		if pane, gen, offset, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
 			return SinceResult{}, err
 		}
 		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
@@ -119,26 +120,53 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		res.LinesMissed = offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
-	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + cursorIssuer
+	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
-func parseCursor(c string) (pane, gen string, offset int64, err error) {
+// issuerFor is the last field of the cursors issued to owner: this
+// process's mark, and for an identity other than the process itself (a
+// token over HTTP) a tag derived from it, so that a cursor one client was
+// given is refused to another.
+func issuerFor(owner string) string {
+	if owner == "" {
+		return cursorIssuer
+	}
+	sum := sha256.Sum256([]byte(cursorIssuer + "\x00" + owner))
+	return cursorIssuer + "." + hex.EncodeToString(sum[:6])
+}
+
+// parseCursor reads a cursor issued to owner.
+func parseCursor(c, owner string) (pane, gen string, offset int64, err error) {
+	pane, gen, offset, issuer, err := splitCursor(c)
+	switch {
+	case err != nil:
+		return "", "", 0, err
+	case issuer != issuerFor(owner) && strings.HasPrefix(issuer, cursorIssuer):
+		return "", "", 0, errorf(KindInvalid, false, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
+	case issuer != issuerFor(owner):
+		return "", "", 0, errorf(KindInvalid, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+	}
+	return pane, gen, offset, nil
+}
+
+// splitCursor reads the fields of a cursor, whoever it was issued to.
+func splitCursor(c string) (pane, gen string, offset int64, issuer string, err error) {
 	rest, ok := strings.CutPrefix(c, cursorPrefix)
 	// The generation holds one ':' ("pid:start_time").
 	f := strings.Split(rest, ":")
 	if !ok || len(f) < 4 || len(f) > 5 || !strings.HasPrefix(f[2], "%") {
-		return "", "", 0, errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
-	}
-	if len(f) != 5 || f[4] != cursorIssuer {
-		return "", "", 0, errorf(KindInvalid, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+		return "", "", 0, "", errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
 	}
 	offset, perr := strconv.ParseInt(f[3], 10, 64)
 	if perr != nil || offset < 0 {
-		return "", "", 0, errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
+		return "", "", 0, "", errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
 	}
-	return f[2], f[0] + ":" + f[1], offset, nil
+	if len(f) == 5 {
+		issuer = f[4]
+	}
+	return f[2], f[0] + ":" + f[1], offset, issuer, nil
 }
 
 // limitLines keeps the newest lines within maxLines and maxBytes (0: no

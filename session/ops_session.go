@@ -115,7 +115,8 @@ type CreateSessionArgs struct {
 }
 
 // CreateSession creates a detached session and records it as owned by this
-// process. With no server running it starts one.
+// process, on behalf of the identity in ctx ([WithOwner]). With no server
+// running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
 	if s.link.live() {
 		// The server's release is known only once connected; before the
@@ -194,7 +195,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 		}
 	}
 	sess.Generation = s.Generation()
-	s.owned.add(sess.Generation, sess.ID)
+	s.owned.add(sess.Generation, sess.ID, OwnerOf(ctx))
 	return sess, nil
 }
 
@@ -213,17 +214,23 @@ func (s *Server) resizeNewSession(ctx context.Context, id string, width, height 
 	return err
 }
 
-// Owns reports whether this process created session id in generation gen
-// and has not torn it down.
-func (s *Server) Owns(gen, id string) bool { return s.owned.has(gen, id) }
+// Owns reports whether this process created session id in generation gen,
+// on behalf of the identity in ctx ([WithOwner]), and has not torn it down.
+func (s *Server) Owns(ctx context.Context, gen, id string) bool {
+	return s.owned.has(gen, id, OwnerOf(ctx))
+}
 
 // Owned returns the ids of the sessions this process owns on the server's
-// current generation.
+// current generation, whoever it created them for.
 func (s *Server) Owned() []string {
 	ids := s.owned.list(s.Generation())
 	slices.Sort(ids)
 	return ids
 }
+
+// OwnedSessions returns the sessions this process owns on the server's
+// current generation, each with the identity it created it for, by id.
+func (s *Server) OwnedSessions() []OwnedSession { return s.owned.sessions(s.Generation()) }
 
 // KillSession kills a session, owned or not. When the control client is
 // attached to it, the client moves to another session first (see
@@ -238,19 +245,24 @@ func (s *Server) KillSession(ctx context.Context, id string) error {
 	return nil
 }
 
-// TeardownSession kills a session this process created in generation gen.
-// Ownership is checked before any tmux I/O: a session it did not create, a
-// generation that is not the current one, or a session already torn down
-// is refused with [KindNotOwned] and no effects. An owned session that
+// TeardownSession kills a session this process created in generation gen
+// for the identity in ctx ([WithOwner]). Ownership is checked before any
+// tmux I/O: a session it did not create, or created for another identity,
+// a generation that is not the current one, or a session already torn
+// down is refused with [KindNotOwned] and no effects. An owned session that
 // someone else killed already tears down as completed. The control client
 // is spared as by KillSession.
 func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	refuse := func(why string) error {
 		return errorf(KindNotOwned, false, "session %s of generation %s %s", id, gen, why)
 	}
-	if cur := s.Generation(); gen != cur || !s.owned.has(gen, id) {
+	owner := OwnerOf(ctx)
+	if cur := s.Generation(); gen != cur || !s.owned.has(gen, id, owner) {
 		if gen != cur && cur != "" {
 			return refuse("was not created by this process on the current server (generation " + cur + ")")
+		}
+		if who, ok := s.owned.owner(gen, id); ok && who != owner {
+			return refuse("was created by another client (another token): only the client that created a session may tear it down")
 		}
 		return refuse("was not created by this process, or was already torn down")
 	}

@@ -1,34 +1,67 @@
 package session
 
-import "sync"
+import (
+	"context"
+	"slices"
+	"sync"
+)
 
 // MaxOwned is how many sessions one process may own on one server at once.
 const MaxOwned = 64
 
+// ownerKey is the context key of the caller's owner identity.
+type ownerKey struct{}
+
+// WithOwner returns ctx carrying the identity on whose behalf the calls
+// made with it act: the sessions [Server.CreateSession] creates are owned
+// by it, and [Server.Owns] and [Server.TeardownSession] answer for it
+// alone. The empty identity, a context without one, is the process itself
+// (one MCP client over stdio). Over HTTP each bearer token is an identity.
+func WithOwner(ctx context.Context, owner string) context.Context {
+	if owner == "" && ctx.Value(ownerKey{}) == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, ownerKey{}, owner)
+}
+
+// OwnerOf returns the identity WithOwner put in ctx, or "".
+func OwnerOf(ctx context.Context) string {
+	o, _ := ctx.Value(ownerKey{}).(string)
+	return o
+}
+
 // owned is the registry of sessions this process created, per CONTRACT §2:
 // in memory only, keyed by (generation, session id), so a session id reused
-// by a restarted server is never mistaken for ours.
+// by a restarted server is never mistaken for ours. Each key holds the
+// identity that created it (see [WithOwner]).
 type owned struct {
 	mu   sync.Mutex
-	keys map[ownedKey]struct{}
+	keys map[ownedKey]string // the owner
 }
 
 type ownedKey struct{ generation, session string }
 
-func (o *owned) add(gen, id string) {
+// OwnedSession is one session this process created, and for whom.
+type OwnedSession struct {
+	ID    string
+	Owner string
+}
+
+func (o *owned) add(gen, id, owner string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.keys == nil {
-		o.keys = make(map[ownedKey]struct{})
+		o.keys = make(map[ownedKey]string)
 	}
-	o.keys[ownedKey{gen, id}] = struct{}{}
+	o.keys[ownedKey{gen, id}] = owner
 }
 
-func (o *owned) has(gen, id string) bool {
+// has reports whether owner created the session.
+func (o *owned) has(gen, id, owner string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	_, ok := o.keys[ownedKey{gen, id}]
-	return ok
+	who, ok := o.keys[ownedKey{gen, id}]
+	return ok && who == owner
 }
 
 // remove reports whether the key was there.
@@ -52,17 +85,35 @@ func (o *owned) keep(gen string) {
 	}
 }
 
-// list returns the owned session ids of generation gen.
+// list returns the owned session ids of generation gen, whoever owns them.
 func (o *owned) list(gen string) []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	var ids []string
-	for k := range o.keys {
-		if k.generation == gen {
-			ids = append(ids, k.session)
-		}
+	for _, s := range o.sessions(gen) {
+		ids = append(ids, s.ID)
 	}
 	return ids
 }
 
+// sessions returns the owned sessions of generation gen, by id.
+func (o *owned) sessions(gen string) []OwnedSession {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var ss []OwnedSession
+	for k, who := range o.keys {
+		if k.generation == gen {
+			ss = append(ss, OwnedSession{ID: k.session, Owner: who})
+		}
+	}
+	slices.SortFunc(ss, func(a, b OwnedSession) int { return CompareIDs(a.ID, b.ID) })
+	return ss
+}
+
 func (o *owned) count(gen string) int { return len(o.list(gen)) }
+
+// owner returns who owns the session, and whether anyone does.
+func (o *owned) owner(gen, id string) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	who, ok := o.keys[ownedKey{gen, id}]
+	return who, ok
+}

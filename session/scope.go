@@ -40,7 +40,7 @@ func (s *Server) Placement(ctx context.Context, fresh bool) (Placement, error) {
 // CursorPane returns the pane a capture_since cursor reads, and false when
 // c is not a cursor.
 func CursorPane(c string) (string, bool) {
-	pane, _, _, err := parseCursor(c)
+	pane, _, _, _, err := splitCursor(c)
 	return pane, err == nil
 }
 

@@ -63,7 +63,7 @@ func TestNoServerThenCreate(t *testing.T) {
 	if sess.ID == "" || sess.Name != "work" || sess.Windows != 1 || sess.Generation == "" || sess.ActivePane == "" {
 		t.Fatalf("got %+v", sess)
 	}
-	if !s.Owns(sess.Generation, sess.ID) {
+	if !s.Owns(ctx, sess.Generation, sess.ID) {
 		t.Fatal("created session not owned")
 	}
 	pid := fx.Tmux(t, "display-message", "-p", "#{pid}:#{start_time}")
@@ -136,6 +136,14 @@ func TestTeardownOwnership(t *testing.T) {
 	if err := s.TeardownSession(ctx, own.ID, "1:2"); !refused(err) {
 		t.Fatalf("wrong generation: got %v", err)
 	}
+	// Another identity (another token over HTTP) owns nothing of ours.
+	bob := WithOwner(ctx, "bob")
+	if s.Owns(bob, gen, own.ID) {
+		t.Fatal("Owns: another identity owns the process's session")
+	}
+	if err := s.TeardownSession(bob, own.ID, gen); !refused(err) || !strings.Contains(err.Error(), "another client") {
+		t.Fatalf("another identity's teardown: got %v, want not owned, created by another client", err)
+	}
 	if after := s.ConnStats().Stats; after.Calls != before.Calls {
 		t.Fatalf("refused teardowns wrote to tmux: %+v -> %+v", before, after)
 	}
@@ -159,6 +167,24 @@ func TestTeardownOwnership(t *testing.T) {
 	}
 	if _, err := fx.TryTmux("has-session", "-t", borrowed); err != nil {
 		t.Fatal("the borrowed session was harmed")
+	}
+	// A session created for an identity is that identity's alone.
+	alice := WithOwner(ctx, "alice")
+	hers, err := s.CreateSession(alice, CreateSessionArgs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Owns(alice, gen, hers.ID) || s.Owns(ctx, gen, hers.ID) {
+		t.Fatal("Owns: a session created for alice is not hers alone")
+	}
+	if got := s.OwnedSessions(); len(got) != 1 || got[0] != (OwnedSession{ID: hers.ID, Owner: "alice"}) {
+		t.Fatalf("OwnedSessions: got %+v, want %s owned by alice", got, hers.ID)
+	}
+	if err := s.TeardownSession(ctx, hers.ID, gen); !refused(err) {
+		t.Fatalf("the process's teardown of alice's session: got %v", err)
+	}
+	if err := s.TeardownSession(alice, hers.ID, gen); err != nil {
+		t.Fatalf("alice's teardown of her session: %v", err)
 	}
 }
 
@@ -224,7 +250,7 @@ func TestHealsAfterServerRestart(t *testing.T) {
 	if list[0].Name != "fresh" || list[0].Generation == own.Generation {
 		t.Fatalf("got %+v, want fresh with a new generation", list[0])
 	}
-	if s.Owns(own.Generation, own.ID) || len(s.Owned()) != 0 {
+	if s.Owns(ctx, own.Generation, own.ID) || len(s.Owned()) != 0 {
 		t.Fatal("ownership of the old generation survived the restart")
 	}
 	if err := s.TeardownSession(ctx, own.ID, own.Generation); err == nil {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -202,6 +203,24 @@ func TestCaptureSince(t *testing.T) {
 		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isKind(err, KindInvalid) {
 			t.Errorf("cursor %q: got %v", bad, err)
 		}
+	}
+	// A cursor belongs to the identity it was issued to (a token over
+	// HTTP): another one, or the process itself, is refused it.
+	alice := WithOwner(ctx, "alice")
+	ra, err := s.CaptureSince(alice, SinceArgs{Pane: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []context.Context{ctx, WithOwner(ctx, "bob")} {
+		if _, err := s.CaptureSince(other, SinceArgs{Cursor: ra.Cursor}); !isKind(err, KindInvalid) || !strings.Contains(err.Error(), "another client") {
+			t.Errorf("alice's cursor read by %q: got %v, want invalid, issued to another client", OwnerOf(other), err)
+		}
+	}
+	if _, err := s.CaptureSince(alice, SinceArgs{Cursor: ra.Cursor}); err != nil {
+		t.Errorf("alice's cursor read by alice: %v", err)
+	}
+	if got, ok := CursorPane(ra.Cursor); !ok || got != pane {
+		t.Errorf("CursorPane of alice's cursor: got %q %v, want %s", got, ok, pane)
 	}
 }
 

@@ -221,18 +221,23 @@ func waitRun(runDone <-chan error, logger *slog.Logger) error {
 }
 
 // teardown kills the sessions this process owns on every server it used,
-// and nothing else (--teardown-on-exit).
+// whichever client (token) created them, each as that client, and nothing
+// else (--teardown-on-exit).
 func teardown(manager *session.Manager, logger *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), teardownTimeout)
 	defer cancel()
 	for _, srv := range manager.Servers() {
 		gen := srv.Generation()
-		for _, id := range srv.Owned() {
-			if err := srv.TeardownSession(ctx, id, gen); err != nil {
-				logger.Warn("teardown on exit", "socket", srv.Socket().String(), "session", id, "error", err)
+		for _, o := range srv.OwnedSessions() {
+			attrs := []any{"socket", srv.Socket().String(), "session", o.ID}
+			if o.Owner != "" {
+				attrs = append(attrs, "client", o.Owner)
+			}
+			if err := srv.TeardownSession(session.WithOwner(ctx, o.Owner), o.ID, gen); err != nil {
+				logger.Warn("teardown on exit", append(attrs, "error", err)...)
 				continue
 			}
-			logger.Info("teardown on exit", "socket", srv.Socket().String(), "session", id, "generation", gen)
+			logger.Info("teardown on exit", append(attrs, "generation", gen)...)
 		}
 	}
 }
