@@ -16,6 +16,12 @@ ARGS      ?=
 E2E      := test/e2e
 E2E_DEPS := $(if $(and $(wildcard $(E2E)/package.json),$(shell command -v npm)),$(E2E)/node_modules/.package-lock.json)
 
+# The agent CLIs (Claude Code, Codex, Gemini CLI) that the agent-CLI tests drive, pinned in
+# test/agents/package-lock.json, installed the same way, with no install scripts (about
+# 900 MB, half a minute). Without them those tests skip, or fail under CI=true.
+AGENTS      := test/agents
+AGENTS_DEPS := $(if $(and $(wildcard $(AGENTS)/package.json),$(shell command -v npm)),$(AGENTS)/node_modules/.package-lock.json)
+
 # The version matrix: tmux releases built from ../shared/tmux-src (or
 # $$TMUX_MCP_TMUX_SRC) into a cache outside the clone. VERSIONS picks some,
 # e.g. make matrix VERSIONS="3.4 3.7c"; empty means all.
@@ -36,14 +42,17 @@ help:
 build:
 	$(GO) build -o $(BIN) ./cmd/tmux-mcp
 
-test: $(E2E_DEPS)
+test: $(E2E_DEPS) $(AGENTS_DEPS)
 	$(GO) test -race ./...
 
-matrix: $(E2E_DEPS)
+matrix: $(E2E_DEPS) $(AGENTS_DEPS)
 	test/matrix/run $(VERSIONS)
 
 $(E2E)/node_modules/.package-lock.json: $(E2E)/package.json $(wildcard $(E2E)/package-lock.json)
 	npm ci --prefix $(E2E)
+
+$(AGENTS)/node_modules/.package-lock.json: $(AGENTS)/package.json $(wildcard $(AGENTS)/package-lock.json)
+	npm ci --prefix $(AGENTS) --ignore-scripts
 
 # Fuzz targets are found, not listed: every package with tests is asked for its
 # Fuzz* functions, and each runs on its own (go test -fuzz takes one target at a time).
