@@ -24,10 +24,6 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); when
-// empty, the module version go install recorded is used.
-var version string
-
 // teardownTimeout bounds --teardown-on-exit.
 const teardownTimeout = 10 * time.Second
 
@@ -65,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		usage(stdout)
 		return exitOK
 	case cfg.version:
-		fmt.Fprintf(stdout, "tmux-mcp %s\n", versionString())
+		fmt.Fprintln(stdout, versionLine())
 		return exitOK
 	}
 	// The subcommands print results, not a log: only warnings reach stderr.
@@ -240,15 +236,4 @@ func teardown(manager *session.Manager, logger *slog.Logger) {
 			logger.Info("teardown on exit", append(attrs, "generation", gen)...)
 		}
 	}
-}
-
-// versionString is the version --version prints and clients are told.
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
