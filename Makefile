@@ -2,6 +2,8 @@
 
 GO        ?= go
 BIN       ?= bin/tmux-mcp
+# -buildvcs=auto stamps the commit --version prints, even where GOFLAGS turns it off.
+GOBUILDFLAGS ?= -buildvcs=auto
 FUZZTIME  ?= 30s
 # Go minimizes each new interesting input for up to 60 s by default, in
 # which no new inputs run: a short fuzz run could do nothing else.
@@ -27,23 +29,35 @@ AGENTS_DEPS := $(if $(and $(wildcard $(AGENTS)/package.json),$(shell command -v 
 # e.g. make matrix VERSIONS="3.4 3.7c"; empty means all.
 VERSIONS ?=
 
-.PHONY: help build test matrix fuzz bench lint crossvet run
+# goreleaser, run as a Go module at a pinned version (no binary to download).
+GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+
+.PHONY: help build install test test-short matrix fuzz bench lint crossvet release-check run
 
 help:
 	@echo 'make build  - build $(BIN)'
+	@echo 'make install - go install the command into $$(go env GOPATH)/bin (or GOBIN)'
 	@echo 'make test   - go test -race ./... (real tmux servers on private sockets)'
+	@echo 'make test-short - go test -short ./...: the quick loop, without the slow tests and -race'
 	@echo 'make matrix - the tests against every tmux release of the matrix (VERSIONS="3.4 3.7c" for some)'
 	@echo 'make fuzz   - every Fuzz target in the module, FUZZTIME=$(FUZZTIME) each'
 	@echo 'make bench  - every benchmark, BENCHTIME=$(BENCHTIME)'
 	@echo 'make lint   - gofmt -l must be empty, go vet ./...'
 	@echo 'make crossvet - go build and go vet (tests too) for $(CROSS); go mod tidy -diff'
+	@echo 'make release-check - goreleaser check and a snapshot build of the release archives into dist/'
 	@echo 'make run    - build and run $(BIN) $(ARGS)'
 
 build:
-	$(GO) build -o $(BIN) ./cmd/tmux-mcp
+	$(GO) build $(GOBUILDFLAGS) -o $(BIN) ./cmd/tmux-mcp
+
+install:
+	$(GO) install $(GOBUILDFLAGS) ./cmd/tmux-mcp
 
 test: $(E2E_DEPS) $(AGENTS_DEPS)
 	$(GO) test -race ./...
+
+test-short:
+	$(GO) test -short ./...
 
 matrix: $(E2E_DEPS) $(AGENTS_DEPS)
 	test/matrix/run $(VERSIONS)
@@ -103,6 +117,12 @@ crossvet:
 		GOOS=$${target%/*} GOARCH=$${target#*/} CGO_ENABLED=0 $(GO) vet ./...; \
 	done
 	$(GO) mod tidy -diff
+
+# The release configuration must stay valid, and the archives it describes must build:
+# Linux, macOS and FreeBSD on amd64 and arm64, with checksums, into dist/.
+release-check:
+	$(GORELEASER) check
+	$(GORELEASER) release --snapshot --clean --skip=publish
 
 run: build
 	./$(BIN) $(ARGS)
