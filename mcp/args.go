@@ -96,7 +96,11 @@ func (sp *inputSpec) checkNames(args map[string]any) *ToolError {
 	var unknown []string
 	for k := range args {
 		if sp.schema.Properties[k] == nil {
-			unknown = append(unknown, fmt.Sprintf("%q", k))
+			u := fmt.Sprintf("%q", k)
+			if near := Nearest(k, sp.schema.PropertyOrder); near != "" {
+				u += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			unknown = append(unknown, u)
 		}
 	}
 	if len(unknown) > 0 {

@@ -67,7 +67,10 @@ type ToolInfo struct {
 	Name        string
 	Description string
 	Tier        Tier
+	Toolset     Toolset
 	Annotations Annotations
+	// Input is the input schema as tools/list sends it; do not modify.
+	Input *jsonschema.Schema
 }
 
 // Catalogue lists every tool this package can serve, in declaration order
@@ -76,7 +79,7 @@ func Catalogue() []ToolInfo {
 	defs := catalogue()
 	out := make([]ToolInfo, len(defs))
 	for i, d := range defs {
-		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Annotations: d.ann}
+		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: toolsetOf(d), Annotations: d.ann, Input: d.input}
 	}
 	return out
 }
@@ -176,6 +179,7 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 			panic("mcp: tool declared twice: " + d.name)
 		}
 		seen[d.name] = true
+		_ = toolsetOf(d) // panics for a tool in no toolset
 		var err error
 		if d.spec, err = newInputSpec(d.in); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))

@@ -252,7 +252,7 @@ func defaultSuggestion(code string) string {
 	case CodeInvalidArguments:
 		return "Check the arguments against the tool's input schema."
 	case CodeToolDenied:
-		return "Enable it with LIBTMUX_SAFETY (readonly, mutating, destructive) or --tool."
+		return "Enable it with LIBTMUX_TOOLSETS (inspect, manage, execute, teardown), LIBTMUX_SAFETY (readonly, mutating, destructive) or --tool."
 	case CodeTargetRequired:
 		return "Name the target explicitly, e.g. pane_id from list_panes."
 	case CodeTargetDenied:
@@ -329,5 +329,5 @@ func invalidArguments(format string, args ...any) *ToolError {
 
 func toolDenied(name string) *ToolError {
 	return Errorf(CodeToolDenied, EffectsNone,
-		"tool %q is not enabled by the safety tier or --tool selection", name)
+		"tool %q is not enabled by the safety tier, the toolsets or the tool selection", name)
 }

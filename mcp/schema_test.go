@@ -47,8 +47,8 @@ func asMap(t *testing.T, v any) map[string]any {
 // (but for an output schema that points to another tool's).
 func TestSchemasHaveNoTypeArraysAndCloseObjects(t *testing.T) {
 	schemas := wireSchemas(t)
-	if len(schemas) != 2*58 {
-		t.Fatalf("got %d schemas, want %d", len(schemas), 2*58)
+	if len(schemas) != 2*59 {
+		t.Fatalf("got %d schemas, want %d", len(schemas), 2*59)
 	}
 	for name, s := range schemas {
 		if s["type"] != "object" {
@@ -315,7 +315,7 @@ func TestOutputSchemasStateTheEnvelopeOnce(t *testing.T) {
 	if b, _ := json.Marshal(asSlice(create["anyOf"])[1]); string(b) != `{"required":["error"]}` {
 		t.Errorf("create_session: error branch %s, want {\"required\":[\"error\"]}", b)
 	}
-	if !strings.Contains(instructions(TierMutating, nil), `{"error":{code,message,effects,retryable}}`) {
+	if !strings.Contains(instructions("Safety tier: mutating."), `{"error":{code,message,effects,retryable}}`) {
 		t.Error("the instructions do not state the error envelope")
 	}
 }

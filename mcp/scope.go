@@ -100,7 +100,7 @@ const (
 var toolAccess = map[string]access{
 	"list_servers": accessNone, "list_sessions": accessList, "get_server_info": accessList,
 	"create_session": accessNone, "kill_server": accessServer,
-	"call_readonly_tools_batch": accessNone, "call_mutating_tools_batch": accessNone,
+	"call_readonly_tools_batch": accessNone, "call_read_tools_batch": accessNone, "call_mutating_tools_batch": accessNone,
 	"call_destructive_tools_batch": accessNone, // each row is checked as its own call
 
 	"list_windows": accessList, "get_session_info": accessRead, "create_window": accessWrite,

@@ -43,6 +43,7 @@ var scopeToolWords = map[string][2]string{
 	"show_buffer":                  {"anything (MCP buffers belong to no session)", "anything (MCP buffers belong to no session)"},
 	"delete_buffer":                {"anything (MCP buffers belong to no session)", "anything (MCP buffers belong to no session)"},
 	"call_readonly_tools_batch":    {"each row checked as its own call", "each row checked as its own call"},
+	"call_read_tools_batch":        {"each row checked as its own call", "each row checked as its own call"},
 	"call_mutating_tools_batch":    {"each row checked as its own call", "each row checked as its own call"},
 	"call_destructive_tools_batch": {"each row checked as its own call", "each row checked as its own call"},
 }

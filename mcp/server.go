@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"reflect"
 	"runtime/debug"
@@ -30,10 +29,17 @@ type Options struct {
 	// (LIBTMUX_SAFETY). "" means mutating. Any other value fails closed to
 	// readonly, with a warning logged.
 	Safety string
+	// Toolsets is libtmux-mcp's newer choice of tools, a comma set of
+	// inspect, manage, execute and teardown (LIBTMUX_TOOLSETS); "" means
+	// none. Setting it and Safety both is an error wrapping ErrUsage.
+	Toolsets string
 	// Tools, when not empty, is the exact set of tools to expose, replacing
-	// the tier's set (--tool). An unknown or repeated name is an error
-	// wrapping ErrUsage.
+	// the tier's or the toolsets' set (--tool, LIBTMUX_TOOLS). An unknown or
+	// repeated name is an error wrapping ErrUsage.
 	Tools []string
+	// ExcludeTools are left out of the set (LIBTMUX_EXCLUDE_TOOLS). An
+	// unknown name is an error wrapping ErrUsage.
+	ExcludeTools []string
 	// Scope is how far the tools reach beyond the sessions this process
 	// created: "all", "owned-write" or "owned" (TMUX_MCP_SCOPE; see
 	// [Scope]). "" means all. Any other value fails closed to owned, with a
@@ -65,11 +71,11 @@ type server struct {
 	inflight *semaphore.Weighted // tool calls running
 	backend  Backend
 	logger   *slog.Logger
-	tier     Tier            // the safety tier in force
 	scope    *scopePolicy    // the scope in force
 	enabled  map[string]bool // tools listed and callable
 	owner    string          // the identity calls act for (session.WithOwner)
 	subs     *subscriptions  // nil when the Backend cannot watch
+	execArgs bool            // see ToolSelection.ExecArgs
 }
 
 // Server is an MCP server: the Go SDK's server, serving a Backend's tools,
@@ -126,16 +132,14 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight), owner: opts.Owner}
 	s.backend = batchBackend{Backend: backend, s: s}
 
-	tier, ok := ParseTier(opts.Safety)
-	if !ok {
-		logger.Warn("invalid safety tier; using readonly", "safety", opts.Safety)
-	}
-	s.tier = tier
-	enabled, err := selectTools(tier, opts.Tools)
+	sel, err := SelectTools(Selection{Safety: opts.Safety, Toolsets: opts.Toolsets, Tools: opts.Tools, Exclude: opts.ExcludeTools})
 	if err != nil {
 		return nil, err
 	}
-	s.enabled = enabled
+	if sel.Warning != "" {
+		logger.Warn(sel.Warning)
+	}
+	s.enabled, s.execArgs = sel.Enabled, sel.ExecArgs
 	scope, ok := ParseScope(opts.Scope)
 	if !ok {
 		logger.Warn("invalid scope; using owned", "scope", opts.Scope)
@@ -152,7 +156,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		version = "dev"
 	}
 	sopts := &sdk.ServerOptions{
-		Instructions: instructions(tier, opts.Tools) + s.scope.note(),
+		Instructions: instructions(sel.Summary) + s.scope.note(),
 		Logger:       logger,
 		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
 		// What tmux shows is the user's: pane contents, session names,
@@ -184,30 +188,6 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	addPrompts(srv)
 	srv.AddReceivingMiddleware(s.withOwner, s.denyDisabled, s.routeResources)
 	return &Server{Server: srv, s: s, impl: impl}, nil
-}
-
-// selectTools returns the set of enabled tools: names if given, else every
-// tool of tier or below.
-func selectTools(tier Tier, names []string) (map[string]bool, error) {
-	enabled := map[string]bool{}
-	if len(names) == 0 {
-		for _, d := range catalogue() {
-			if d.tier <= tier {
-				enabled[d.name] = true
-			}
-		}
-		return enabled, nil
-	}
-	for _, n := range names {
-		if lookupTool(n) == nil {
-			return nil, fmt.Errorf("%w: unknown tool %q", ErrUsage, n)
-		}
-		if enabled[n] {
-			return nil, fmt.Errorf("%w: tool %q given twice", ErrUsage, n)
-		}
-		enabled[n] = true
-	}
-	return enabled, nil
 }
 
 // toolOf is d as tools/list sends it, when the tools in enabled are.
@@ -265,6 +245,9 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		args, te = d.spec.decode(raw, dst)
 		if te == nil {
 			te = checkTarget(d, args)
+		}
+		if te == nil {
+			te = s.checkExecArgs(d, args)
 		}
 		if te == nil {
 			te = s.scope.check(ctx, d, dst)
@@ -465,16 +448,12 @@ func (s *server) denied(d *toolDef) *sdk.CallToolResult {
 }
 
 // instructions is the server's short guide for agents.
-func instructions(tier Tier, tools []string) string {
-	scope := "Safety tier: " + tier.String() + "."
-	if len(tools) > 0 {
-		scope = "Tools exposed: " + strings.Join(tools, ", ") + "."
-	}
+func instructions(selection string) string {
 	return `tmux-mcp drives tmux: sessions hold windows, windows hold panes. Target panes by pane_id (%N) from list_panes or snapshot_pane; ids stay valid, names and indexes change.
 Run a command and get its exit status with run_command. Wait, never poll capture_pane: after send_keys, wait_for_text matches only what the pane printed after that input, never the echo of the typed command nor older lines (since=screen matches what is on screen); in full-screen programs (vim, less, TUIs) it matches the screen as drawn. wait_for_content_change with quiet_ms waits until a pane has gone quiet (a TUI finished drawing). Read increments with capture_since.
 Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
 A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
 socket_name picks a tmux server other than the configured one (LIBTMUX_SOCKET).
 Listings answer in pages (limit, default 100; offset): total counts every row, next_offset is where the next page starts.
-` + scope
+` + selection
 }

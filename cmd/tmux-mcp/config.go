@@ -42,7 +42,9 @@ const envConfigFile = "TMUX_MCP_CONFIG_FILE"
 // config is everything the flags and the environment ask for.
 type config struct {
 	safety          string   // LIBTMUX_SAFETY / --safety; mcp fails closed on a bad value
-	tools           []string // --tool, in order; mcp checks names
+	toolsets        string   // LIBTMUX_TOOLSETS / --toolsets; mcp checks it, and that safety is not set too
+	tools           []string // --tool, else LIBTMUX_TOOLS; mcp checks names
+	excludeTools    []string // --exclude-tool, else LIBTMUX_EXCLUDE_TOOLS; mcp checks names
 	scope           string   // TMUX_MCP_SCOPE / --scope; mcp fails closed on a bad value
 	allowSessions   []string // TMUX_MCP_ALLOW_SESSION, then --allow-session; mcp checks globs
 	socket          session.Socket
@@ -65,7 +67,7 @@ type config struct {
 	help, version bool
 
 	command  string   // "" (serve), "tools" or "call"
-	callTool string   // call: the tool
+	callTool string   // call: the tool; tools: the tool to describe, or ""
 	callArgs []string // call: key=value pairs
 
 	warnings []string // for stderr once a logger exists
@@ -81,7 +83,9 @@ type option struct {
 
 var options = []option{
 	{"--safety TIER", "LIBTMUX_SAFETY", "Safety tier: readonly, mutating (default) or destructive. Off-tier tools are neither listed nor callable. An invalid value fails closed to readonly, with a warning."},
-	{"--tool NAME", "", "Expose exactly this tool; repeat for more. Replaces the tier's set. An unknown or repeated name exits 2."},
+	{"--toolsets SET", "LIBTMUX_TOOLSETS", "libtmux-mcp's toolsets, instead of a tier: a comma-separated set of inspect (read), manage (sessions, windows, layouts, buffers), execute (input, run_command, set_option, set_environment; also split_window's shell and the environment arguments) and teardown (the kill tools, clear_pane, delete_buffer). readonly = inspect, mutating = inspect,manage,execute, destructive = all four. A tier and toolsets both set exits 2 (a flag replaces both variables); an unknown toolset exits 2."},
+	{"--tool NAME", "LIBTMUX_TOOLS", "Expose exactly this tool; repeat for more (the variable: names separated by commas). Replaces the tier's or the toolsets' set. An unknown or repeated name exits 2, naming the nearest tool."},
+	{"--exclude-tool NAME", "LIBTMUX_EXCLUDE_TOOLS", "Leave this tool out; repeat for more (the variable: names separated by commas). An unknown name exits 2."},
 	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created) or owned (sees and changes only those). An invalid value fails closed to owned, with a warning. See Confining an agent."},
 	{"--allow-session GLOB", "TMUX_MCP_ALLOW_SESSION", "Borrowed sessions whose name matches GLOB (* ? [...]) join the scope; repeat for more. The variable holds globs separated by ':', which no session name contains. A bad glob exits 2."},
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
@@ -105,6 +109,7 @@ func usage(w io.Writer) {
 Usage:
   tmux-mcp [flags]                            serve MCP on stdin/stdout
   tmux-mcp [flags] tools                      list the tools the flags expose
+  tmux-mcp [flags] tools TOOL                 describe a tool and its arguments
   tmux-mcp [flags] call TOOL [key=value ...]  run one tool, print its result
 
 In call, a value is parsed as JSON when it parses (5, true, ["a"], {"k":"v"},
@@ -178,7 +183,6 @@ func (c *config) readProcess(getenv func(string) string) {
 // override it. Errors wrap errUsage.
 func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	c := &config{
-		safety:          getenv("LIBTMUX_SAFETY"),
 		scope:           getenv("TMUX_MCP_SCOPE"),
 		tmux:            getenv("LIBTMUX_TMUX_BIN"),
 		configFile:      getenv(envConfigFile),
@@ -211,8 +215,12 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		tools              toolList
 		sshSpec            = getenv("LIBTMUX_SSH")
 	)
-	fs.StringVar(&c.safety, "safety", c.safety, "")
+	var safety, toolsets string
+	var exclude toolList
+	fs.StringVar(&safety, "safety", "", "")
+	fs.StringVar(&toolsets, "toolsets", "", "")
 	fs.Var(&tools, "tool", "")
+	fs.Var(&exclude, "exclude-tool", "")
 	fs.StringVar(&c.scope, "scope", c.scope, "")
 	var allow toolList
 	fs.Var(&allow, "allow-session", "")
@@ -252,7 +260,13 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 				return nil, err
 			}
 			if fs.NArg() > 0 {
-				return nil, fmt.Errorf("%w: tools takes no arguments, got %q", errUsage, fs.Args())
+				c.callTool = fs.Arg(0)
+				if err := parse(fs.Args()[1:]); err != nil {
+					return nil, err
+				}
+			}
+			if fs.NArg() > 0 && c.callTool != "" {
+				return nil, fmt.Errorf("%w: tools takes at most one tool name, got %q and %q", errUsage, c.callTool, fs.Args())
 			}
 		case "call":
 			if err := parse(rest[1:]); err != nil {
@@ -266,15 +280,28 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 			return nil, fmt.Errorf("%w: unknown command %q (want tools or call)", errUsage, c.command)
 		}
 	}
+	// The tier and the toolsets answer one question: a flag for either
+	// replaces both variables, so --toolsets is not beaten by an inherited
+	// LIBTMUX_SAFETY. Both flags, or both variables, are mcp's usage error.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["safety"] || set["toolsets"] {
+		c.safety, c.toolsets = safety, toolsets
+	} else {
+		c.safety, c.toolsets = getenv("LIBTMUX_SAFETY"), getenv("LIBTMUX_TOOLSETS")
+	}
 	c.tools = tools
+	if len(tools) == 0 {
+		c.tools = splitList(getenv("LIBTMUX_TOOLS"), ",")
+	}
+	c.excludeTools = exclude
+	if len(exclude) == 0 {
+		c.excludeTools = splitList(getenv("LIBTMUX_EXCLUDE_TOOLS"), ",")
+	}
 	// --allow-session replaces the environment's list, as flags do.
 	c.allowSessions = allow
-	if len(allow) == 0 && getenv("TMUX_MCP_ALLOW_SESSION") != "" {
-		for _, g := range strings.Split(getenv("TMUX_MCP_ALLOW_SESSION"), ":") {
-			if g != "" {
-				c.allowSessions = append(c.allowSessions, g)
-			}
-		}
+	if len(allow) == 0 {
+		c.allowSessions = splitList(getenv("TMUX_MCP_ALLOW_SESSION"), ":")
 	}
 
 	// The socket: flags as a group override the environment as a group, so
@@ -341,4 +368,16 @@ func parseReplyDeadline(v string) (time.Duration, error) {
 func selfSocketPath(tmuxEnv string) string {
 	path, _, _ := strings.Cut(tmuxEnv, ",")
 	return path
+}
+
+// splitList splits a variable's list at sep, dropping empty items and the
+// spaces around each.
+func splitList(v, sep string) []string {
+	var out []string
+	for _, item := range strings.Split(v, sep) {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

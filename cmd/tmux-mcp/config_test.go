@@ -112,6 +112,27 @@ func TestParseConfig(t *testing.T) {
 					t.Errorf("got %+v", c)
 				}
 			}},
+		{"toolsets and tool lists from the environment", []string{"LIBTMUX_TOOLSETS=inspect,teardown", "LIBTMUX_TOOLS=list_panes, send_keys,", "LIBTMUX_EXCLUDE_TOOLS=kill_server"}, nil,
+			func(t *testing.T, c *config) {
+				if c.toolsets != "inspect,teardown" || c.safety != "" || !slices.Equal(c.tools, []string{"list_panes", "send_keys"}) ||
+					!slices.Equal(c.excludeTools, []string{"kill_server"}) {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{"a toolsets flag replaces an inherited tier", []string{"LIBTMUX_SAFETY=destructive", "LIBTMUX_TOOLS=kill_server", "LIBTMUX_EXCLUDE_TOOLS=a"},
+			[]string{"--toolsets", "inspect", "--exclude-tool", "b", "--exclude-tool", "c"},
+			func(t *testing.T, c *config) {
+				if c.toolsets != "inspect" || c.safety != "" || !slices.Equal(c.tools, []string{"kill_server"}) ||
+					!slices.Equal(c.excludeTools, []string{"b", "c"}) {
+					t.Errorf("got %+v", c)
+				}
+			}},
+		{"a tier flag replaces inherited toolsets", []string{"LIBTMUX_TOOLSETS=inspect"}, []string{"--safety", "readonly"},
+			func(t *testing.T, c *config) {
+				if c.toolsets != "" || c.safety != "readonly" {
+					t.Errorf("got %+v", c)
+				}
+			}},
 		{"help wins", nil, []string{"--help", "call"}, func(t *testing.T, c *config) {
 			if !c.help {
 				t.Errorf("got %+v", c)
@@ -138,7 +159,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{nil, []string{"--nope"}},
 		{nil, []string{"--teardown-on-exit=maybe"}},
 		{nil, []string{"serve"}},
-		{nil, []string{"tools", "x"}},
+		{nil, []string{"tools", "x", "y"}},
 		{nil, []string{"call"}},
 		{nil, []string{"--reply-deadline", "soon"}},
 		{nil, []string{"--reply-deadline", "-1"}},

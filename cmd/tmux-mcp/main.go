@@ -104,7 +104,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	})
 	server, err := mcp.NewServer(backend, &mcp.Options{
 		Safety:        cfg.safety,
+		Toolsets:      cfg.toolsets,
 		Tools:         cfg.tools,
+		ExcludeTools:  cfg.excludeTools,
 		Scope:         cfg.scope,
 		AllowSessions: cfg.allowSessions,
 		Version:       versionString(),
@@ -120,6 +122,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 	switch cfg.command {
 	case "tools":
+		if cfg.callTool != "" {
+			return describe(server, cfg.callTool, stdout, stderr)
+		}
 		return listTools(server.Server, stdout, stderr)
 	case "call":
 		code := callTool(server, cfg.callTool, cfg.callArgs, stdout, stderr)

@@ -190,6 +190,10 @@ func TestHelpAndVersionTouchNoTmux(t *testing.T) {
 		{[]string{"-h"}, "Usage:"},
 		{[]string{"--version"}, "tmux-mcp "},
 		{[]string{"--safety", "readonly", "tools"}, "list_panes"},
+		{[]string{"--toolsets", "inspect,teardown", "tools"}, "\nkill_session                  destructive  teardown  "},
+		{[]string{"tools", "set_option"}, "  global_ (boolean, default false)\n      Use the global table (-g).\n"},
+		{[]string{"tools", "send_keys", "--toolsets", "inspect"}, "tier mutating, toolset execute; hints: open-world\n  Not enabled by this selection"},
+		{[]string{"tools", "call_read_tools_batch"}, "  operations (array of object, required)"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			stdout, stderr, code := runCmd(t, env, tc.args...)
@@ -223,6 +227,14 @@ func TestUsageErrors(t *testing.T) {
 		{"call unknown tool", nil, []string{"call", "no_such_tool"}, "no_such_tool"},
 		{"call bad pair", nil, []string{"call", "list_sessions", "novalue"}, "novalue"},
 		{"call repeated key", nil, []string{"call", "list_sessions", "a=1", "a=2"}, "twice"},
+		{"call a near name", nil, []string{"call", "send_key"}, `unknown tool "send_key"; did you mean send_keys?`},
+		{"tools a near name", nil, []string{"tools", "kill_sesion"}, `unknown tool "kill_sesion"; did you mean kill_session?`},
+		{"tools two names", nil, []string{"tools", "send_keys", "list_panes"}, "at most one tool name"},
+		{"tier and toolsets", []string{"LIBTMUX_SAFETY=readonly", "LIBTMUX_TOOLSETS=inspect"}, nil, "both choose the tools; set one of them"},
+		{"tier and toolsets flags", nil, []string{"--safety", "readonly", "--toolsets", "inspect"}, "both choose the tools; set one of them"},
+		{"unknown toolset", nil, []string{"--toolsets", "inspekt"}, `did you mean "inspect"?`},
+		{"unknown excluded tool", []string{"LIBTMUX_EXCLUDE_TOOLS=kill_sever"}, nil, `did you mean "kill_server"?`},
+		{"unknown tool in LIBTMUX_TOOLS", []string{"LIBTMUX_TOOLS=list_panes,snapshot"}, nil, `unknown tool "snapshot" (did you mean "snapshot_pane"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := runCmd(t, append(env, tc.env...), tc.args...)
@@ -248,6 +260,8 @@ func TestSafety(t *testing.T) {
 		{"flag beats env", []string{"LIBTMUX_SAFETY=destructive"}, []string{"--safety", "readonly"}, readonly, false},
 		{"env destructive", []string{"LIBTMUX_SAFETY=destructive"}, nil, len(mcp.Catalogue()), false},
 		{"tool selection", []string{"LIBTMUX_SAFETY=readonly"}, []string{"--tool", "create_session", "--tool", "list_panes"}, 2, false},
+		{"toolsets", []string{"LIBTMUX_TOOLSETS=inspect", "LIBTMUX_EXCLUDE_TOOLS=list_servers,get_server_info"}, nil, readonly - 2, false},
+		{"toolsets flag beats an inherited tier", []string{"LIBTMUX_SAFETY=destructive"}, []string{"--toolsets", "inspect"}, readonly, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fx := fixtures.NewServer(t)

@@ -89,25 +89,15 @@ func toolsTable() string {
 	for _, t := range mcp.Catalogue() {
 		count[t.Tier]++
 	}
-	fmt.Fprintf(&b, "%d tools: %d readonly, %d mutating, %d destructive. A tier includes the tiers before it.\n\n",
+	fmt.Fprintf(&b, "%d tools: %d readonly, %d mutating, %d destructive. A tier includes the tiers before it; toolsets combine freely.\n\n",
 		len(mcp.Catalogue()), count[mcp.TierReadonly], count[mcp.TierMutating], count[mcp.TierDestructive])
-	b.WriteString("| Tool | Tier | Hints | Description |\n| --- | --- | --- | --- |\n")
+	b.WriteString("| Tool | Tier | Toolset | Hints | Description |\n| --- | --- | --- | --- | --- |\n")
 	for _, t := range mcp.Catalogue() {
-		var hints []string
-		a := t.Annotations
-		if a.ReadOnly {
-			hints = append(hints, "read-only")
+		h := hints(t.Annotations)
+		if h == "none" {
+			h = ""
 		}
-		if a.Destructive {
-			hints = append(hints, "destructive")
-		}
-		if a.Idempotent {
-			hints = append(hints, "idempotent")
-		}
-		if a.OpenWorld {
-			hints = append(hints, "open-world")
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", t.Name, t.Tier, strings.Join(hints, ", "), cell(t.Description))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", t.Name, t.Tier, t.Toolset, h, cell(t.Description))
 	}
 	return b.String()
 }

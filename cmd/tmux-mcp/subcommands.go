@@ -57,10 +57,10 @@ func listTools(server *sdk.Server, stdout, stderr io.Writer) int {
 		listed[tool.Name] = true
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "NAME\tTIER\tDESCRIPTION\n")
+	fmt.Fprintf(tw, "NAME\tTIER\tTOOLSET\tDESCRIPTION\n")
 	for _, t := range mcp.Catalogue() { // catalogue order: by domain
 		if listed[t.Name] {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, t.Tier, t.Description)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Tier, t.Toolset, t.Description)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -111,7 +111,7 @@ func callTool(server *mcp.Server, name string, pairs []string, stdout, stderr io
 	defer stop()
 	res, ok := server.CallTool(ctx, name, raw)
 	if !ok {
-		fmt.Fprintf(stderr, "tmux-mcp: unknown tool %q; tmux-mcp tools lists them\n", name)
+		fmt.Fprintf(stderr, "tmux-mcp: %s\n", unknownTool(name))
 		return exitUsage
 	}
 	out := res.StructuredContent
@@ -137,4 +137,25 @@ func callTool(server *mcp.Server, name string, pairs []string, stdout, stderr io
 		return exitFailure
 	}
 	return exitOK
+}
+
+// unknownTool says that name is no tool, with the nearest tool's name.
+func unknownTool(name string) string {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	if near := mcp.Nearest(name, mcp.ToolNames()); near != "" {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	}
+	return msg + " (tmux-mcp tools lists them)"
+}
+
+// describe prints one tool's description and arguments (tools NAME).
+func describe(server *mcp.Server, name string, stdout, stderr io.Writer) int {
+	for _, t := range mcp.Catalogue() {
+		if t.Name == name {
+			describeTool(stdout, t, server.Enabled(name))
+			return exitOK
+		}
+	}
+	fmt.Fprintf(stderr, "tmux-mcp: %s\n", unknownTool(name))
+	return exitUsage
 }
