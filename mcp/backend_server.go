@@ -58,6 +58,9 @@ func (b *TmuxBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (Se
 // CreateSession creates a detached session owned by this process; its
 // result carries the generation teardown_session needs.
 func (b *TmuxBackend) CreateSession(ctx context.Context, in CreateSessionIn) (SessionInfo, error) {
+	if err := checkSessionName("session_name", in.SessionName); err != nil {
+		return SessionInfo{}, err
+	}
 	a := session.CreateSessionArgs{
 		// tmux expands formats in both names; double # so they are literal.
 		Name:       in.SessionName,

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -80,6 +81,9 @@ func (b *TmuxBackend) RenameSession(ctx context.Context, in RenameSessionIn) (Se
 	if in.NewName == "" {
 		return SessionInfo{}, invalidArguments("new_name must not be empty")
 	}
+	if err := checkSessionName("new_name", in.NewName); err != nil {
+		return SessionInfo{}, err
+	}
 	srv := b.server(in.Socket)
 	s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
 	if err != nil {
@@ -154,4 +158,19 @@ func (b *TmuxBackend) TeardownSession(ctx context.Context, in TeardownSessionIn)
 		return TeardownSessionResult{}, err
 	}
 	return TeardownSessionResult{Completed: true, SessionID: in.SessionID, Generation: in.Generation}, nil
+}
+
+// checkSessionName refuses a session name tmux would not keep: tmux
+// replaces "." and ":" with "_" (they separate a session from a window and
+// a pane in a target), so "a.b" would silently become "a_b" and the name
+// asked for would target nothing. libtmux refuses such names too.
+func checkSessionName(arg, name string) *ToolError {
+	i := strings.IndexAny(name, ".:")
+	if i < 0 {
+		return nil
+	}
+	kept := strings.NewReplacer(".", "_", ":", "_").Replace(name)
+	return invalidArguments("%s %q contains %q, which tmux does not keep in a session name (it would make it %q): "+
+		"\".\" and \":\" separate a session from a window and a pane in a target; use another character such as \"-\" or \"_\"",
+		arg, name, name[i:i+1], kept)
 }

@@ -357,3 +357,34 @@ func TestTeardownSession(t *testing.T) {
 		wantCode(t, e, CodeInvalidArguments)
 	})
 }
+
+// TestSessionNamesTmuxWouldChange checks that create_session and
+// rename_session refuse a name with "." or ":", which tmux would store as
+// "_", before anything reaches tmux, and say what tmux would have made of it.
+func TestSessionNamesTmuxWouldChange(t *testing.T) {
+	env := newTmuxEnv(t, "", nil)
+	sid := env.fx.NewSession(t, "keep")
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"create_session", map[string]any{"session_name": "a.b"}, `session_name "a.b" contains ".", which tmux does not keep in a session name (it would make it "a_b")`},
+		{"create_session", map[string]any{"session_name": "host:8080"}, `contains ":"`},
+		{"rename_session", map[string]any{"session_id": sid, "new_name": "v1.2"}, `new_name "v1.2" contains "."`},
+	} {
+		e := env.fail(t, tc.tool, tc.args)
+		if e.Code != CodeInvalidArguments || e.Effects != EffectsNone || !strings.Contains(e.Message, tc.want) {
+			t.Errorf("%s %v: got %+v, want invalid_arguments, effects none, %q", tc.tool, tc.args, e, tc.want)
+		}
+	}
+	if got := env.fx.Tmux(t, "list-sessions", "-F", "#{session_name}"); got != "keep" {
+		t.Errorf("tmux has sessions %q, want keep alone", got)
+	}
+	// Any other character is kept as given.
+	var s SessionInfo
+	env.ok(t, "create_session", map[string]any{"session_name": "a_b-c d"}, &s)
+	if s.SessionName != "a_b-c d" {
+		t.Errorf("got %q", s.SessionName)
+	}
+}
