@@ -59,6 +59,15 @@ type config struct {
 	selfPane        string        // TMUX_PANE
 	selfSocketPath  string        // from TMUX
 
+	// Serving many agents (http.go).
+	httpAddr   string        // --http: "" serves stdio
+	authTokens string        // --auth-tokens FILE
+	noAuth     bool          // --no-auth (loopback only)
+	tlsCert    string        // --tls-cert
+	tlsKey     string        // --tls-key
+	httpIdle   time.Duration // --http-idle-timeout: an idle HTTP session ends after it
+	tokenDir   string        // where a made token is written
+
 	// From the process, not the flags (see readProcess).
 	env       []string // this process's environment, for tmux and ssh
 	socketDir string   // where tmux keeps this user's named sockets
@@ -95,6 +104,12 @@ var options = []option{
 	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
 	{"--pipes", "", "Run the control client on pipes instead of a pty: 20-38 µs less per tool call (measured), and tmux list-clients shows it with no tty."},
 	{"--reply-deadline SECONDS", "TMUX_MCP_REPLY_DEADLINE", "Liveness deadline: when tmux leaves a command unanswered this long (a stopped server, or a prompt or menu holding the control client), the calls in flight answer connection_lost and the client is replaced. Default 10; 0 turns it off."},
+	{"--http ADDR", "", "Serve MCP over streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:7777) instead of stdio, to any number of clients sharing one engine. Every request needs a bearer token; see Serving many agents."},
+	{"--auth-tokens FILE", "", "With --http: the bearer tokens, one a line: TOKEN [safety=TIER] [scope=SCOPE] [name=LABEL]. Refused unless only its owner can read it. Without it, a token is made and written to a file only you can read; stderr says where."},
+	{"--no-auth", "", "With --http on a loopback address only: accept requests without a token, for local testing. Warns."},
+	{"--tls-cert FILE", "", "With --http: serve HTTPS with this certificate (PEM), and --tls-key. Required, with --auth-tokens, on any address but loopback."},
+	{"--tls-key FILE", "", "The private key (PEM) of --tls-cert."},
+	{"--http-idle-timeout SECONDS", "", "With --http: an MCP session that sends nothing this long is closed, its subscriptions with it. Default 1800."},
 	{"", "LIBTMUX_MCP_WAIT_MAX_SECONDS", "Ceiling on any one wait, in seconds: default 30, clamped to [1, 120]. A longer timeout argument is clamped, not refused."},
 	{"", "LIBTMUX_SUPPRESS_HISTORY", "run_command's default for suppress_history: unset or 1 = on, 0 = off. Anything else exits 2."},
 	{"", "TMUX, TMUX_PANE", "Set by tmux inside a pane: the pane, window, session and server this process runs in, which the kill and respawn tools refuse."},
@@ -189,6 +204,8 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		selfPane:        getenv("TMUX_PANE"),
 		selfSocketPath:  selfSocketPath(getenv("TMUX")),
 		suppressHistory: true,
+		httpIdle:        httpIdleDefault,
+		tokenDir:        tokenDir(getenv),
 	}
 	switch v := getenv("LIBTMUX_SUPPRESS_HISTORY"); v {
 	case "", "1":
@@ -234,6 +251,19 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		return err
 	})
 	fs.StringVar(&sshSpec, "ssh", sshSpec, "")
+	fs.StringVar(&c.httpAddr, "http", "", "")
+	fs.StringVar(&c.authTokens, "auth-tokens", "", "")
+	fs.BoolVar(&c.noAuth, "no-auth", false, "")
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "")
+	fs.Func("http-idle-timeout", "", func(v string) error {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+			return fmt.Errorf("not a number of seconds > 0")
+		}
+		c.httpIdle = max(time.Duration(f*float64(time.Second)), time.Millisecond)
+		return nil
+	})
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -320,6 +350,9 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		c.socket.Name = ""
 	}
 	if err := c.parseSSH(sshSpec); err != nil {
+		return nil, err
+	}
+	if err := c.checkHTTP(); err != nil {
 		return nil, err
 	}
 	return c, nil

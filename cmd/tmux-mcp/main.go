@@ -102,16 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		WaitMax:         cfg.waitMax,
 		SuppressHistory: cfg.suppressHistory,
 	})
-	server, err := mcp.NewServer(backend, &mcp.Options{
-		Safety:        cfg.safety,
-		Toolsets:      cfg.toolsets,
-		Tools:         cfg.tools,
-		ExcludeTools:  cfg.excludeTools,
-		Scope:         cfg.scope,
-		AllowSessions: cfg.allowSessions,
-		Version:       versionString(),
-		Logger:        logger,
-	})
+	server, err := mcp.NewServer(backend, serverOptions(cfg, logger))
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
 		if errors.Is(err, mcp.ErrUsage) {
@@ -133,7 +124,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		}
 		return code
 	}
+	if cfg.httpAddr != "" {
+		return serveHTTP(cfg, server, backend, manager, stderr, logger)
+	}
 	return serve(server, manager, cfg, stdin, stdout, logger)
+}
+
+// serverOptions are the MCP server's options the flags ask for.
+func serverOptions(cfg *config, logger *slog.Logger) *mcp.Options {
+	return &mcp.Options{
+		Safety:        cfg.safety,
+		Toolsets:      cfg.toolsets,
+		Tools:         cfg.tools,
+		ExcludeTools:  cfg.excludeTools,
+		Scope:         cfg.scope,
+		AllowSessions: cfg.allowSessions,
+		Version:       versionString(),
+		Logger:        logger,
+	}
 }
 
 // serve runs the MCP session on stdin/stdout until stdin ends or a signal
