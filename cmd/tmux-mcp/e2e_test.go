@@ -58,7 +58,7 @@ func TestNodeE2E(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "stdio.test.mjs")
+	cmd := exec.CommandContext(ctx, node, "--test", "stdio.test.mjs", "http.test.mjs")
 	cmd.Dir = e2eDir
 	cmd.Env = append(childEnv(nil), "TMUX_MCP_BIN="+bin, fixtures.EnvTmux+"="+tmux)
 	cmd.WaitDelay = 5 * time.Second

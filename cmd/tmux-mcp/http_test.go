@@ -30,7 +30,7 @@ type httpServer struct {
 }
 
 // tokenFile writes a token file of mode 0600 and returns its path.
-func tokenFile(t *testing.T, lines ...string) string {
+func tokenFile(t testing.TB, lines ...string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "tokens")
 	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
