@@ -3,9 +3,18 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -428,5 +437,70 @@ func TestHTTPCallsEndWithTheirClient(t *testing.T) {
 	}
 	if d := time.Since(began); d > 10*time.Second {
 		t.Fatalf("shutdown took %v", d)
+	}
+}
+
+// TestHTTPTLS: with --tls-cert and --tls-key the server speaks HTTPS, and
+// a client that trusts the certificate connects with its token.
+func TestHTTPTLS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "tmux-mcp test"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx := fixtures.NewServer(t)
+	s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice), "--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(s.url, "https://") {
+		t.Fatalf("url %s, want https", s.url)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	hc := &http.Client{Transport: bearer{tokAlice, &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "tls", Version: "0"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connecting over TLS: %v\n%s", err, s.stderr)
+	}
+	defer cs.Close()
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_servers", Arguments: map[string]any{}}); err != nil || res.IsError {
+		t.Fatalf("list_servers over TLS: %v %v", err, res)
+	}
+	// Plain HTTP to the TLS port gets nothing done.
+	resp, err := http.Post(strings.Replace(s.url, "https://", "http://", 1), "application/json", strings.NewReader(initBody))
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			t.Fatal("plain HTTP to the TLS port was served")
+		}
 	}
 }
