@@ -69,7 +69,8 @@ type ToolInfo struct {
 	Tier        Tier
 	Toolset     Toolset
 	Annotations Annotations
-	// Input is the input schema as tools/list sends it; do not modify.
+	// Input is the input schema with every limit the server enforces
+	// (tools/list leaves the size limits out); do not modify.
 	Input *jsonschema.Schema
 }
 
@@ -79,7 +80,7 @@ func Catalogue() []ToolInfo {
 	defs := catalogue()
 	out := make([]ToolInfo, len(defs))
 	for i, d := range defs {
-		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: toolsetOf(d), Annotations: d.ann, Input: d.input}
+		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: toolsetOf(d), Annotations: d.ann, Input: d.spec.schema}
 	}
 	return out
 }

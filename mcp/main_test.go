@@ -11,5 +11,5 @@ import (
 // on an empty socket) run the same plain shell as fixture servers.
 func TestMain(m *testing.M) {
 	fixtures.UseTestShell()
-	os.Exit(m.Run())
+	os.Exit(fixtures.RunTests(m, nil))
 }

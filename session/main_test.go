@@ -9,5 +9,5 @@ import (
 
 func TestMain(m *testing.M) {
 	fixtures.UseTestShell()
-	os.Exit(m.Run())
+	os.Exit(fixtures.RunTests(m, nil))
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,13 @@ func shellSession(t *testing.T, shell ...string) (*Server, string) {
 	t.Helper()
 	fixtures.NeedProgram(t, shell[0])
 	fx, s := newTestServer(t)
-	fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ "}, shell...)...)
+	// fish keeps its universal variables' notifier in XDG_RUNTIME_DIR, else
+	// in $TMPDIR/fish.$USER, where it would outlive the test.
+	runtime := t.TempDir()
+	if err := os.Chmod(runtime, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ ", "XDG_RUNTIME_DIR=" + runtime}, shell...)...)
 	pane := paneOf(t, s, "sh")
 	waitPrompt(t, s, pane)
 	return s, pane

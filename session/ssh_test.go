@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -484,5 +485,40 @@ func TestSSHHostDownAndBack(t *testing.T) {
 	e.proxy.Refuse(false)
 	if _, _, err := e.srv.Capture(ctx, pane, CaptureArgs{}); err != nil {
 		t.Fatalf("the first call once the host is back: %v", err)
+	}
+}
+
+// TestSweepSSHDirs checks that a new ssh Host removes the directories of
+// ssh Hosts whose process is gone (killed, so no Close ran), and nothing
+// else.
+func TestSweepSSHDirs(t *testing.T) {
+	tmp := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{ // name: removed
+		sshDirPrefix + strconv.Itoa(dead.Process.Pid) + "-123": true,
+		sshDirPrefix + strconv.Itoa(os.Getpid()) + "-456":      false,
+		sshDirPrefix + strconv.Itoa(os.Getppid()) + "-789":     false,
+		sshDirPrefix + "123456":                                false, // no pid in the name
+		"other-" + strconv.Itoa(dead.Process.Pid) + "-1":       false,
+	}
+	for n := range names {
+		if err := os.MkdirAll(filepath.Join(tmp, n), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A stale directory still holding the dead master's socket file.
+	stale := sshDirPrefix + strconv.Itoa(dead.Process.Pid) + "-123"
+	if err := os.WriteFile(filepath.Join(tmp, stale, "ctl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sweepSSHDirs(filepath.Join(tmp, sshDirPrefix+strconv.Itoa(os.Getpid())+"-456"))
+	for n, removed := range names {
+		_, err := os.Stat(filepath.Join(tmp, n))
+		if gone := errors.Is(err, fs.ErrNotExist); gone != removed {
+			t.Errorf("%s: removed %v, want %v", n, gone, removed)
+		}
 	}
 }

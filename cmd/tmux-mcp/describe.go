@@ -89,7 +89,7 @@ func schemaLimits(s *jsonschema.Schema) []string {
 		out = append(out, fmt.Sprintf("at most %v", *s.Maximum))
 	}
 	if s.MaxLength != nil {
-		out = append(out, fmt.Sprintf("at most %d characters", *s.MaxLength))
+		out = append(out, fmt.Sprintf("at most %d bytes", *s.MaxLength)) // enforced in bytes
 	}
 	if s.MaxItems != nil {
 		out = append(out, fmt.Sprintf("at most %d items", *s.MaxItems))
@@ -145,15 +145,21 @@ func describeTool(w io.Writer, t mcp.ToolInfo, enabled bool) {
 		}
 		head += ")"
 		fmt.Fprintln(w, head)
-		doc := a.doc
-		if len(a.limits) > 0 {
-			if doc != "" && !strings.HasSuffix(doc, ".") {
-				doc += "."
-			}
-			doc = strings.TrimSpace(doc + " " + strings.Join(a.limits, "; ") + ".")
-		}
-		if doc != "" {
+		if doc := a.fullDoc(); doc != "" {
 			fmt.Fprint(w, wrap(doc, "      ", 78))
 		}
 	}
+}
+
+// fullDoc is the argument's description followed by its limits.
+func (a toolArg) fullDoc() string {
+	doc := a.doc
+	if len(a.limits) == 0 {
+		return doc
+	}
+	if doc != "" && !strings.HasSuffix(doc, ".") {
+		doc += "."
+	}
+	limits := strings.Join(a.limits, "; ") + "."
+	return strings.TrimSpace(doc + " " + strings.ToUpper(limits[:1]) + limits[1:])
 }

@@ -47,11 +47,11 @@ func TestMain(m *testing.M) {
 		probeStdin() // TestPollableStdin's child
 		return
 	}
-	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir) // best effort: a temporary directory
-	}
-	os.Exit(code)
+	os.Exit(fixtures.RunTests(m, func() {
+		if buildDir != "" {
+			_ = os.RemoveAll(buildDir) // best effort: a temporary directory
+		}
+	}))
 }
 
 // binary returns the path of the built tmux-mcp.

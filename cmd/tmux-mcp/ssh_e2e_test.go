@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,9 +62,17 @@ func TestSSHSIGKILLLeavesNoClient(t *testing.T) {
 			fx := fixtures.NewServer(t)
 			sid := fx.NewSession(t, "k", tc.command...)
 			pane := fx.Tmux(t, "display-message", "-p", "-t", sid, "#{pane_id}")
+			// The ssh Host's directory (its control socket) lands here: a
+			// short path, since t.TempDir's would make the socket's longer
+			// than a Unix socket path may be.
+			tmp, err := os.MkdirTemp("", "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = os.RemoveAll(tmp) })
 			cmd := exec.Command(binary(t), "--ssh", shellWords(sshd.ClientArgs(sshd.Port)), "--socket", fx.Socket,
 				"call", "wait_for_text", "pane_id="+pane, `patterns=["never-printed"]`, "timeout=60")
-			cmd.Env = childEnv(fx)
+			cmd.Env = childEnv(fx, "TMPDIR="+tmp)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -77,6 +88,22 @@ func TestSSHSIGKILLLeavesNoClient(t *testing.T) {
 			// Well inside the master's ControlPersist (30 s), whose exit
 			// would end the clients anyway.
 			fixtures.WaitFor(t, 15*time.Second, "the remote clients to exit", func() bool { return clientCount(t, fx) == 0 })
+
+			// A SIGKILL runs no Close: the killed process's ssh directory
+			// stays, named with its pid, until the next tmux-mcp with --ssh
+			// removes it; that one removes its own when it ends.
+			left, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("tmux-mcp-ssh-%d-*", cmd.Process.Pid)))
+			if len(left) != 1 {
+				t.Fatalf("ssh directories of the killed process: %q, want one", left)
+			}
+			next := exec.Command(binary(t), "--ssh", shellWords(sshd.ClientArgs(sshd.Port)), "--socket", fx.Socket, "call", "list_sessions")
+			next.Env = childEnv(fx, "TMPDIR="+tmp)
+			if out, err := next.CombinedOutput(); err != nil {
+				t.Fatalf("the next tmux-mcp --ssh: %v\n%s", err, out)
+			}
+			if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+				t.Errorf("left in TMPDIR after the next run: %v", entries)
+			}
 		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // The test binary doubles as another process holding the gate: with
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(helper(mode, os.Getenv(dirEnv)))
 	}
-	os.Exit(m.Run())
+	os.Exit(fixtures.RunTests(m, nil))
 }
 
 func helper(mode, dir string) int {
