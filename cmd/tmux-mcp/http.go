@@ -38,6 +38,8 @@ const (
 	// of the HTTP request a message came in (see httpCalls). A client's
 	// own value is removed first.
 	callHeader = "X-Tmux-Mcp-Request"
+	// statelessVersion is the first protocol version without sessions.
+	statelessVersion = "2026-07-28"
 )
 
 // checkHTTP checks the flags of --http: what goes with what, and that an
@@ -152,7 +154,7 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 	for _, srv := range servers {
 		srv.AddReceivingMiddleware(calls.middleware)
 	}
-	streamable := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
+	getServer := func(r *http.Request) *sdk.Server {
 		name := ""
 		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 			name = ti.UserID
@@ -161,11 +163,27 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 			return srv.Server
 		}
 		return nil
-	}, &sdk.StreamableHTTPOptions{
+	}
+	// Both protocol eras: 2025-11-25 and before keep an MCP session
+	// (Mcp-Session-Id) across requests; 2026-07-28 requests stand alone.
+	// The SDK serves each with a handler of its own.
+	sessions := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
 		// DNS-rebinding protection (a loopback listener refuses a
 		// foreign Host) is the SDK's default; it stays on.
 		SessionTimeout:      cfg.httpIdle,
 		MaxRequestBodyBytes: maxBodyBytes,
+	})
+	stateless := sdk.NewStreamableHTTPHandler(getServer, &sdk.StreamableHTTPOptions{
+		Stateless:                    true,
+		MaxRequestBodyBytes:          maxBodyBytes,
+		PropagateRequestCancellation: true,
+	})
+	streamable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
 	})
 	var h http.Handler = calls.track(streamable)
 	if !cfg.noAuth {

@@ -47,8 +47,9 @@ func TestHTTPManyClients(t *testing.T) {
 	run := func(t *testing.T, c *client) []time.Duration {
 		lat := make([]time.Duration, 0, perClient)
 		for i := range perClient {
+			p := *calls[i%len(calls)] // the client writes the request's _meta into it
 			t0 := time.Now()
-			res, err := c.cs.CallTool(context.Background(), calls[i%len(calls)])
+			res, err := c.cs.CallTool(context.Background(), &p)
 			if err != nil {
 				t.Errorf("call %d: %v", i, err)
 				return lat
@@ -62,7 +63,7 @@ func TestHTTPManyClients(t *testing.T) {
 		return lat
 	}
 	// One agent: the control clients it needs.
-	run(t, s.connect(t, tokAlice, ""))
+	run(t, s.connect(t, tokAlice, "2025-11-25"))
 	one := len(controlClients(t, fx))
 	if one < 1 {
 		t.Fatalf("one agent: %d control clients", one)
@@ -77,7 +78,7 @@ func TestHTTPManyClients(t *testing.T) {
 					if i%2 == 1 {
 						tok = tokBob
 					}
-					clients[i] = s.connect(t, tok, "")
+					clients[i] = s.connect(t, tok, "2025-11-25") // each its own MCP session
 				})
 			}
 			wg.Wait()
@@ -137,11 +138,12 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = stdio.Close() })
 	calls := loadCalls(sid, pane)
-	do := func(b *testing.B, cs *sdk.ClientSession, p *sdk.CallToolParams) time.Duration {
+	do := func(b *testing.B, cs *sdk.ClientSession, p0 *sdk.CallToolParams) time.Duration {
+		p := *p0 // the client writes the request's _meta into it
 		t0 := time.Now()
-		res, err := cs.CallTool(ctx, p)
+		res, err := cs.CallTool(ctx, &p)
 		if err != nil || res.IsError {
-			b.Fatalf("%s: %v %v", p.Name, err, res)
+			b.Fatalf("%s: %v %v", p0.Name, err, res)
 		}
 		return time.Since(t0)
 	}

@@ -230,7 +230,7 @@ func TestHTTPAuth(t *testing.T) {
 		}
 	})
 	t.Run("another token's session", func(t *testing.T) {
-		alice, bob := s.connect(t, tokAlice, ""), s.connect(t, tokBob, "")
+		alice, bob := s.connect(t, tokAlice, "2025-11-25"), s.connect(t, tokBob, "2025-11-25")
 		var hers struct {
 			SessionID  string `json:"session_id"`
 			Generation string `json:"generation"`
@@ -258,6 +258,26 @@ func TestHTTPAuth(t *testing.T) {
 		}
 		if !strings.Contains(s.stderr.String(), "client=alice") || strings.Contains(s.stderr.String(), tokAlice) {
 			t.Fatal("the audit log does not name alice, or shows her token")
+		}
+	})
+	t.Run("2026-07-28", func(t *testing.T) {
+		// Sessionless requests: the same identities, the same ownership.
+		alice, bob := s.connect(t, tokAlice, "2026-07-28"), s.connect(t, tokBob, "2026-07-28")
+		if v := alice.cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+			t.Fatalf("negotiated %s, want 2026-07-28", v)
+		}
+		var hers struct {
+			SessionID  string `json:"session_id"`
+			Generation string `json:"generation"`
+		}
+		alice.ok(t, "create_session", map[string]any{"session_name": "hers26"}, &hers)
+		if e := bob.fail(t, "teardown_session", map[string]any{"sessionId": hers.SessionID, "generation": hers.Generation}); e.Code != "ownership_required" {
+			t.Fatalf("bob tears down alice's session: got %+v, want ownership_required", e)
+		}
+		alice.ok(t, "teardown_session", map[string]any{"sessionId": hers.SessionID, "generation": hers.Generation}, nil)
+		ro := s.connect(t, tokRO, "2026-07-28")
+		if e := ro.fail(t, "create_session", map[string]any{}); e.Code != "tool_denied" {
+			t.Fatalf("create_session with the readonly token: got %+v, want tool_denied", e)
 		}
 	})
 	t.Run("token file others can read", func(t *testing.T) {
@@ -402,7 +422,7 @@ func TestHTTPCallsEndWithTheirClient(t *testing.T) {
 	}
 
 	// Idle: a session unused for over --http-idle-timeout is gone.
-	idle := s.connect(t, tokAlice, "")
+	idle := s.connect(t, tokAlice, "2025-11-25")
 	idle.ok(t, "list_servers", map[string]any{}, nil)
 	time.Sleep(2500 * time.Millisecond) // idleness is what is tested
 	resp, body = s.post(t, map[string]string{"Authorization": "Bearer " + tokAlice, "Mcp-Session-Id": idle.cs.ID(), "Mcp-Protocol-Version": "2025-11-25"},
