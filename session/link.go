@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 )
 
 // connectTimeout bounds one attempt to start the control client.
@@ -48,6 +49,7 @@ type link struct {
 	src      uint64              // conn's source number
 	gen      string              // generation of the server conn is attached to
 	rel      release             // what that server's tmux release does
+	keys     *modekeys.Table     // keys whose copy-mode binding would hold conn; nil where none can
 	attached string              // session id the client is attached to
 	dialing  chan struct{}       // non-nil while a connect is under way; closed when it ends
 	dialErr  error               // the outcome of the last connect
@@ -139,6 +141,14 @@ func (l *link) generation() string {
 	return l.gen
 }
 
+// modeKeys returns the keys whose copy-mode binding would hold the main
+// client, as read when it attached.
+func (l *link) modeKeys() *modekeys.Table {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.keys
+}
+
 // release returns what the tmux release of the server does; before the
 // first connect, that of the newest release.
 func (l *link) release() release {
@@ -205,7 +215,7 @@ func (l *link) dial(done chan struct{}) {
 	defer l.wg.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	ref, gen, version, err := l.start(ctx)
+	ref, gen, version, keys, err := l.start(ctx)
 	var c *controlmode.Conn
 	if ref != nil {
 		c = ref.conn()
@@ -222,7 +232,7 @@ func (l *link) dial(done chan struct{}) {
 		}
 		// The client's fields change together: whoever reads conn reads
 		// its source number, generation and release with it.
-		l.conn, l.src, l.gen, l.rel = c, ref.src, gen, releaseOf(version)
+		l.conn, l.src, l.gen, l.rel, l.keys = c, ref.src, gen, releaseOf(version), keys
 		l.attached = ref.session()
 		l.dials.Add(1)
 		l.wg.Add(1)
@@ -239,11 +249,11 @@ func (l *link) dial(done chan struct{}) {
 // start runs the main client, attached to a session this process owns if
 // there is one, else to the one tmux picks, and returns it with the
 // server's generation and its version.
-func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, err error) {
+func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, keys *modekeys.Table, err error) {
 	s := l.s
 	targets := s.owned.list(l.generation())
 	if err := s.preflight(); err != nil {
-		return nil, "", "", err
+		return nil, "", "", nil, err
 	}
 	for _, t := range append(targets, "") {
 		ref, err = l.startClient(ctx, t, l.onMainNotification)
@@ -252,7 +262,7 @@ func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, 
 		}
 	}
 	if err != nil {
-		return nil, "", "", s.startError(err)
+		return nil, "", "", nil, s.startError(err)
 	}
 	c := ref.conn()
 	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
@@ -268,11 +278,15 @@ func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, 
 		if err == nil {
 			err = errors.New("unexpected reply to the generation query")
 		}
-		return nil, "", "", &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+		return nil, "", "", nil, &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
-	gen = rs[0].Lines[0]
-	s.installSync(epoch, gen, releaseOf(rs[1].Lines[0]), rs[2:])
-	return ref, gen, rs[1].Lines[0], nil
+	gen, version = rs[0].Lines[0], rs[1].Lines[0]
+	rel := releaseOf(version)
+	s.installSync(epoch, gen, rel, rs[2:])
+	if rel.bindsPanePrompts() {
+		keys = s.readModeKeys(ctx, c)
+	}
+	return ref, gen, version, keys, nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a

@@ -3,8 +3,11 @@ package session
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 )
 
 // Keys sent to a pane in a mode.
@@ -64,4 +67,83 @@ func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 	if err != nil {
 		s.opts.Logger.Warn("opening the held prompt failed; a key for a pane in a mode may stall the control client until the reply deadline", "socket", s.sock.String(), "err", err)
 	}
+}
+
+// Keys that open a prompt in the pane (tmux 3.8 and later).
+//
+// 3.8's copy-mode bindings open their prompts in the pane (command-prompt
+// -P), which the held prompt does not stop, and such a prompt holds the
+// client that sent the key until a person types into the pane. So the keys
+// bound to one are never sent to a pane in copy or view mode: tmux itself
+// refuses them, by the guard of package modekeys, and the call answers
+// that nothing was sent and how to leave the mode.
+
+// readModeKeys reads, on client c, which keys of the copy-mode tables open
+// a waiting prompt in the pane. Bindings changed later are read at the next
+// connect; until then the liveness deadline bounds a stall. A failure (a
+// table the user deleted) is logged, and that table guards nothing.
+func (s *Server) readModeKeys(ctx context.Context, c *controlmode.Conn) *modekeys.Table {
+	read := func(table string) []string {
+		rs, err := s.send(ctx, c, controlmode.NewCommand("list-keys", "-T", table, "-F", "#{key_string} #{key_command}"))
+		if err != nil {
+			s.opts.Logger.Warn("reading a copy-mode key table failed; its keys that open a prompt in the pane are not refused", "socket", s.sock.String(), "table", table, "err", err)
+			return nil
+		}
+		return rs[0].Lines
+	}
+	return modekeys.Parse(read("copy-mode"), read("copy-mode-vi"))
+}
+
+// sendKeysCommand is send-keys of args to target (-l with literal), with
+// the guard that refuses them in copy mode if one of them opens a waiting
+// prompt there; waiting names those keys.
+func sendKeysCommand(target string, literal bool, args []string, keys *modekeys.Table) (cmd controlmode.Command, waiting []string) {
+	flags := []string{"-t", target}
+	if literal {
+		flags = append(flags, "-l")
+	}
+	if keys != nil {
+		var all []string
+		for _, a := range args {
+			all = append(all, modekeys.Keys(a, literal, isKeyName(a))...)
+		}
+		var count string
+		if count, waiting = keys.Guard(all); count != "" {
+			flags = append(flags, "-N", count)
+		}
+	}
+	return controlmode.NewCommand("send-keys", flags...).Text(args...), waiting
+}
+
+// refusedInMode turns the error of keys refused by their guard into the
+// answer to give; other errors, and errors of unguarded keys, pass.
+func (s *Server) refusedInMode(err error, pane string, waiting []string) error {
+	var ce *controlmode.CommandError
+	if len(waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count") {
+		return err
+	}
+	return errorf(KindRefused, false,
+		"pane %s is in copy or view mode, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
+			"Leave the mode first (exit_copy_mode, or the key q), or send keys without those",
+		pane, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)
+}
+
+// quotedList is keys as "a", "b" and "c".
+func quotedList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	if len(q) == 1 {
+		return "the key " + q[0]
+	}
+	return "the keys " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// paneName is the pane id when known, else the target the caller named.
+func paneName(id, target string) string {
+	if id != "" {
+		return id
+	}
+	return target
 }

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,13 +47,14 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 		want  string   // pane_mode once entered
 		enter []string // tmux arguments that put the pane in the mode; %P is the pane
 		keys  []string
+		table bool // the mode's keys go to the copy-mode tables
 	}{
-		{"copy-mode emacs", "copy-mode", []string{"copy-mode", "-t", "%P"}, emacs},
-		{"copy-mode vi", "copy-mode", []string{"copy-mode", "-t", "%P"}, vi},
+		{"copy-mode emacs", "copy-mode", []string{"copy-mode", "-t", "%P"}, emacs, true},
+		{"copy-mode vi", "copy-mode", []string{"copy-mode", "-t", "%P"}, vi, true},
 		// run-shell -t prints to the pane, in view mode.
-		{"view-mode", "view-mode", []string{"run-shell", "-t", "%P", "echo viewed"}, emacs},
-		{"tree-mode", "tree-mode", []string{"choose-tree", "-t", "%P"}, tree},
-		{"clock-mode", "clock-mode", []string{"clock-mode", "-t", "%P"}, []string{"g", ":"}},
+		{"view-mode", "view-mode", []string{"run-shell", "-t", "%P", "echo viewed"}, emacs, true},
+		{"tree-mode", "tree-mode", []string{"choose-tree", "-t", "%P"}, tree, false},
+		{"clock-mode", "clock-mode", []string{"clock-mode", "-t", "%P"}, []string{"g", ":"}, false},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			keys := "emacs"
@@ -87,7 +90,15 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 					_, err := s.SendKeys(ctx, ref, a)
 					return err
 				})
-				if err != nil {
+				// From 3.8 a key bound to a prompt in the pane is refused
+				// in copy and view mode, with all the keys of its call;
+				// before, the prompt cannot open and the key does nothing.
+				if refused := s.release().bindsPanePrompts() && mode.table && opensPanePrompt(keys == "vi", a); refused {
+					var e *Error
+					if !errors.As(err, &e) || e.Kind != KindRefused || e.Remedy != RemedyLeaveMode || e.Written {
+						t.Errorf("send_keys %q: got %v; want refused, nothing written, leave the mode", a.Keys, err)
+					}
+				} else if err != nil {
 					t.Errorf("send_keys %q: %v", a.Keys, err)
 				}
 				if mode.name == "clock-mode" || mode.name == "tree-mode" {
@@ -95,6 +106,20 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 					if fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {
 						enter(t)
 					}
+				}
+			}
+			if s.release().bindsPanePrompts() && mode.table {
+				// A refused call sends none of its keys: q, which
+				// leaves the mode, goes with f, and the pane stays.
+				if fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {
+					enter(t)
+				}
+				err := call(t, "send_keys q g", func(ctx context.Context) error {
+					_, err := s.SendKeys(ctx, ref, SendKeysArgs{KeyList: []string{"q", "f"}})
+					return err
+				})
+				if err == nil || fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {
+					t.Errorf("send_keys q f: got %v, and the pane left %s; want refused, nothing sent", err, mode.want)
 				}
 			}
 			// Every other call still answers.
@@ -121,4 +146,31 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 	if got := s.ConnStats(); got.Pid != client.Pid || got.Dials != client.Dials {
 		t.Errorf("control client pid %d after %d dials; want the first, %d after %d", got.Pid, got.Dials, client.Pid, client.Dials)
 	}
+}
+
+// opensPanePrompt reports whether a sends a key that tmux 3.8's default
+// copy-mode tables (copy-mode-vi with vi) bind to a prompt in the pane: a
+// key name, or a character of a text.
+func opensPanePrompt(vi bool, a SendKeysArgs) bool {
+	set := "g f F t T M-1 M-9"
+	if vi {
+		set = ": / ? f F t T 1 9"
+	}
+	keys := append([]string{a.Keys}, a.KeyList...)
+	if a.SuppressHistory && a.KeyList == nil {
+		keys[0] = " " + keys[0] // text, no longer a key name
+	}
+	for _, k := range keys {
+		if slices.Contains(strings.Fields(set), k) {
+			return true
+		}
+		if a.Literal || len([]rune(k)) > 1 && !strings.Contains(k, "-") {
+			for _, r := range k {
+				if slices.Contains(strings.Fields(set), string(r)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 )
 
 // Operations on panes: input, layout, modes and lifecycle. Each is one
@@ -36,31 +37,30 @@ type SendKeysArgs struct {
 	SuppressHistory bool
 }
 
-// commands returns the send-keys commands for target.
-func (a SendKeysArgs) commands(target string) []controlmode.Command {
-	keys := []string{a.Keys}
+// commands returns the send-keys commands for target, guarded by keys (see
+// sendKeysCommand), and the keys that would open a waiting prompt in copy
+// mode.
+func (a SendKeysArgs) commands(target string, keys *modekeys.Table) (cmds []controlmode.Command, waiting []string) {
+	args := []string{a.Keys}
 	if a.KeyList != nil {
-		keys = slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
+		args = slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	}
-	if a.SuppressHistory && len(keys) > 0 {
+	if a.SuppressHistory && len(args) > 0 {
 		if a.Literal || a.KeyList == nil {
-			keys[0] = " " + keys[0]
+			args[0] = " " + args[0]
 		} else {
-			keys = append([]string{"Space"}, keys...)
+			args = append([]string{"Space"}, args...)
 		}
 	}
-	var cmds []controlmode.Command
-	if len(keys) > 1 || len(keys) == 1 && keys[0] != "" {
-		flags := []string{"-t", target}
-		if a.Literal {
-			flags = append(flags, "-l")
-		}
-		cmds = append(cmds, controlmode.NewCommand("send-keys", flags...).Text(keys...))
+	if len(args) > 1 || len(args) == 1 && args[0] != "" {
+		cmd, w := sendKeysCommand(target, a.Literal, args, keys)
+		cmds, waiting = append(cmds, cmd), w
 	}
 	if a.Enter {
-		cmds = append(cmds, controlmode.NewCommand("send-keys", "-t", target, "Enter"))
+		cmd, w := sendKeysCommand(target, false, []string{"Enter"}, keys)
+		cmds, waiting = append(cmds, cmd), append(waiting, w...)
 	}
-	return cmds
+	return cmds, waiting
 }
 
 // SendKeys sends keys to the pane ref names and returns its id.
@@ -70,11 +70,13 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 		return "", err
 	}
 	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
-	id, _, err := s.onPane(ctx, t, a.commands(t)...)
-	if err == nil {
-		s.noteInput(pre, id, a.typed(), a.Enter)
+	cmds, waiting := a.commands(t, s.link.modeKeys())
+	id, _, err := s.onPane(ctx, t, cmds...)
+	if err != nil {
+		return id, s.refusedInMode(err, paneName(id, t), waiting)
 	}
-	return id, err
+	s.noteInput(pre, id, a.typed(), a.Enter)
+	return id, nil
 }
 
 // typed is the text a types, for telling its echo from output: of a key
@@ -133,6 +135,8 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		var cmds []controlmode.Command
 		var firsts []int // index in cmds of each op's paneIDCommand
 		var targets []string
+		var waiting [][]string // of each op, the keys its guard refuses in copy mode
+		keys := s.link.modeKeys()
 		size := 0
 		j := i
 		for ; j < len(ops); j++ {
@@ -140,7 +144,8 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			if err != nil {
 				break
 			}
-			add := append([]controlmode.Command{paneIDCommand(tj)}, ops[j].commands(tj)...)
+			sends, w := ops[j].commands(tj, keys)
+			add := append([]controlmode.Command{paneIDCommand(tj)}, sends...)
 			n := 0
 			for _, c := range add {
 				n += len(c.String()) + 3
@@ -151,6 +156,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			size += n
 			firsts = append(firsts, len(cmds))
 			targets = append(targets, tj)
+			waiting = append(waiting, w)
 			cmds = append(cmds, add...)
 		}
 		start := time.Now()
@@ -188,9 +194,11 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			if opErr != nil {
 				// The failed op; the ops after it on the line never ran.
 				out := SendKeysOutcome{Err: fromExec(opErr), Elapsed: elapsed}
-				if id, err := paneIDOf(rs[firsts[k]], targets[k]); err == nil {
+				id, err := paneIDOf(rs[firsts[k]], targets[k])
+				if err == nil {
 					out.PaneID = id
 				}
+				out.Err = s.refusedInMode(out.Err, paneName(id, targets[k]), waiting[k])
 				outs = append(outs, out)
 				if stopOnError {
 					return outs, i + k

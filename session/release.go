@@ -12,7 +12,7 @@ import (
 // release is what one tmux release does that command builders and parsers
 // must know. A Server reads its tmux server's version once per connection
 // and asks its release; every difference between the releases we support
-// (3.2a to 3.7) is answered here, and nowhere else.
+// (3.2a to 3.8) is answered here, and nowhere else.
 //
 // The facts, from each release's source (cmd-queue.c, server-client.c,
 // utf8.c, session.c, cmd-paste-buffer.c, cmd-save-buffer.c, resize.c):
@@ -30,6 +30,8 @@ import (
 //     printable UTF-8; older releases store them vis-encoded.
 //   - Up to 3.4 a session name's "$x" is stored as "\$x".
 //   - 3.5 adds the mirrored layouts.
+//   - From 3.8 copy mode's bindings open their prompts in the pane, and a
+//     key bound to one holds the client that sent it (modes.go).
 //   - In 3.2, new-session -x/-y do not size the window while window-size is
 //     "latest": the window takes the size of the client that ran the
 //     command, less its status line.
@@ -138,6 +140,11 @@ func (s *Server) checkName(ctx context.Context, what, name string) error {
 	}
 	return rel.checkName(what, name)
 }
+
+// bindsPanePrompts reports whether copy mode's default bindings open their
+// prompts in the pane (command-prompt -P), where a prompt waits for a
+// person whatever prompt the client holds: from 3.8 (see modes.go).
+func (r release) bindsPanePrompts() bool { return r.atLeast(3, 8) }
 
 // hasMirroredLayouts reports whether main-*-mirrored layouts exist.
 func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }

@@ -158,10 +158,11 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 				"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
-	if _, err := s.exec(ctx,
-		controlmode.NewCommand("send-keys", "-t", pane, "-l").Text(line),
-		controlmode.NewCommand("send-keys", "-t", pane, "Enter")); err != nil {
-		return RunResult{}, err
+	keys := s.link.modeKeys()
+	typeLine, waiting := sendKeysCommand(pane, true, []string{line}, keys)
+	enter, w := sendKeysCommand(pane, false, []string{"Enter"}, keys)
+	if _, err := s.exec(ctx, typeLine, enter); err != nil {
+		return RunResult{}, s.refusedInMode(err, pane, append(waiting, w...))
 	}
 	s.noteInput(pre, pane, line, true)
 
