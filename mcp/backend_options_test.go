@@ -60,7 +60,7 @@ func TestOptionTools(t *testing.T) {
 		t.Run("typed values", func(t *testing.T) {
 			for opt, want := range map[string]any{
 				"history-limit": float64(2000),
-				"mouse":         false,
+				"mouse":         env.fx.AtLeast(t, 3, 8), // on by default from 3.8
 				"@digits":       float64(42),
 			} {
 				var show optionOut

@@ -131,8 +131,9 @@ var toolAccess = map[string]access{
 }
 
 // serverOptions are tmux's server options (show-options -s) in 3.2 to
-// 3.7: set-option files them in the server's table whatever target it is
-// given. A test checks the running tmux has no other.
+// 3.8: set-option files them in the server's table whatever target it is
+// given. A test checks the running tmux has no other. 3.8 adds the theme
+// options (theme, dark-theme-*, light-theme-*).
 var serverOptions = map[string]bool{
 	"backspace": true, "buffer-limit": true, "codepoint-widths": true, "command-alias": true,
 	"copy-command": true, "default-client-command": true, "default-terminal": true, "editor": true,
@@ -141,6 +142,12 @@ var serverOptions = map[string]bool{
 	"input-buffer-size": true, "message-limit": true, "prefix-timeout": true, "prompt-history-limit": true,
 	"set-clipboard": true, "terminal-features": true, "terminal-overrides": true, "user-keys": true,
 	"variation-selector-always-wide": true,
+	"theme": true, "dark-theme-black": true, "dark-theme-blue": true, "dark-theme-cyan": true,
+	"dark-theme-dark-grey": true, "dark-theme-green": true, "dark-theme-light-grey": true,
+	"dark-theme-magenta": true, "dark-theme-red": true, "dark-theme-white": true, "dark-theme-yellow": true,
+	"light-theme-black": true, "light-theme-blue": true, "light-theme-cyan": true,
+	"light-theme-dark-grey": true, "light-theme-green": true, "light-theme-light-grey": true,
+	"light-theme-magenta": true, "light-theme-red": true, "light-theme-white": true, "light-theme-yellow": true,
 }
 
 // accessOf is the scope class of tool name; a tool missing from

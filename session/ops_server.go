@@ -71,13 +71,14 @@ func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 }
 
 // noServerMessage reports whether err is a one-shot tmux's complaint that
-// no server listens on the socket.
+// no server listens on the socket, or that none can start there.
 func noServerMessage(err error) bool {
 	if err == nil {
 		return false
 	}
 	msg := err.Error()
-	return strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to")
+	return strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
+		strings.Contains(msg, "error creating ")
 }
 
 // KillServer kills the tmux server and every session on it. Over the

@@ -390,6 +390,12 @@ func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr s
 		if e := s.hostFailure(err, msg); e != nil {
 			return "", msg, e
 		}
+		if strings.HasPrefix(msg, "error creating ") {
+			// No server could start: the socket cannot be made where it
+			// must be. 3.8 says so and fails; 3.7 and before say so and
+			// exit 0, and the attach after it finds no server.
+			return "", msg, &Error{Kind: KindNoServer, Msg: "cannot start a tmux server on socket " + s.sock.String() + ": " + msg, Err: errNoServer}
+		}
 		kind := KindRefused
 		if notFoundMessage(msg) {
 			kind = KindNotFound
