@@ -124,7 +124,7 @@ func (s *Server) refusedInMode(err error, pane string, waiting []string) error {
 	}
 	return errorf(KindRefused, false,
 		"pane %s is in copy or view mode, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
-			"Leave the mode first (exit_copy_mode, or the key q), or send keys without those",
+			"Leave the mode first (the key q), or send keys without those",
 		pane, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)
 }
 
