@@ -45,7 +45,7 @@ func noteExec(ctx context.Context, cmds []controlmode.Command, rs []controlmode.
 		for i, r := range rs {
 			if r.Err != nil {
 				ran = cmds[:i]
-				if !notFoundMessage(ce.Msg) {
+				if !notFoundMessage(ce.Msg) && !refusedRepeatCount(ce.Msg) {
 					ran = cmds[:i+1]
 				}
 				break
@@ -80,3 +80,8 @@ func commandName(args []string) string {
 	}
 	return ""
 }
+
+// refusedRepeatCount reports whether a command failed on its -N repeat
+// count, which tmux checks before the command does anything: so the guard
+// of keys refused in copy mode (modes.go) fails.
+func refusedRepeatCount(msg string) bool { return strings.Contains(msg, "repeat count") }

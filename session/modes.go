@@ -119,7 +119,7 @@ func sendKeysCommand(target string, literal bool, args []string, keys *modekeys.
 // answer to give; other errors, and errors of unguarded keys, pass.
 func (s *Server) refusedInMode(err error, pane string, waiting []string) error {
 	var ce *controlmode.CommandError
-	if len(waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count") {
+	if len(waiting) == 0 || !errors.As(err, &ce) || !refusedRepeatCount(ce.Msg) {
 		return err
 	}
 	return errorf(KindRefused, false,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,8 @@ func TestCopyModeWorkflow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("send_keys %v: no answer (%v): the control client is stalled", args, err)
 		}
-		if text := textOf(res); !res.IsError || !strings.Contains(text, "nothing was sent") || !strings.Contains(text, "exit_copy_mode") {
+		if text := textOf(res); !res.IsError || !strings.Contains(text, "nothing was sent") || !strings.Contains(text, "exit_copy_mode") ||
+			!regexp.MustCompile(`"effects":\s*"none"`).MatchString(text) {
 			t.Fatalf("send_keys %v: got %s; want refused, nothing sent, with how to leave copy mode", args, text)
 		}
 		inMode(t, "copy-mode")
