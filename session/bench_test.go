@@ -232,3 +232,36 @@ func BenchmarkRunCommand_TrueBash(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSendKeys_CopyModeGuard is send_keys of text with keys that copy
+// mode binds to a prompt in the pane ("git tag", guarded from tmux 3.8) and
+// of text without ("echo hi", never guarded), alternated call by call to a
+// pane running cat, with their medians and ratio: what the guard costs on
+// the hot path. Before 3.8 neither is guarded and the ratio is noise.
+func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "keys", "cat")
+	pane := paneOf(b, s, "keys")
+	if _, waiting := (SendKeysArgs{Keys: "git tag", Literal: true}).commands(pane, s.link.modeKeys()); s.release().bindsPanePrompts() && len(waiting) == 0 {
+		b.Fatal("tmux 3.8 and later: git tag is not guarded")
+	}
+	send := func(text string) time.Duration {
+		start := time.Now()
+		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, SendKeysArgs{Keys: text, Literal: true}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	var plain, guarded []time.Duration
+	for b.Loop() {
+		plain = append(plain, send("echo hi"))
+		guarded = append(guarded, send("git tag"))
+	}
+	slices.Sort(plain)
+	slices.Sort(guarded)
+	p, g := plain[len(plain)/2], guarded[len(guarded)/2]
+	b.ReportMetric(float64(p.Microseconds()), "plain-median-µs")
+	b.ReportMetric(float64(g.Microseconds()), "guarded-median-µs")
+	b.ReportMetric(float64(g)/float64(p), "guarded/plain")
+}
