@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"display-message":  {reads: true},
 	"has-session":      {reads: true},
 	"list-buffers":     {reads: true},
+	"list-keys":        {reads: true},
 	"list-clients":     {reads: true},
 	"list-panes":       {reads: true},
 	"list-sessions":    {reads: true},

@@ -119,7 +119,9 @@ func sendKeysCommand(target string, literal bool, args []string, keys *modekeys.
 // answer to give; other errors, and errors of unguarded keys, pass.
 func (s *Server) refusedInMode(err error, pane string, waiting []string) error {
 	var ce *controlmode.CommandError
-	if len(waiting) == 0 || !errors.As(err, &ce) || !refusedRepeatCount(ce.Msg) {
+	// The guard expands to 0 in a copy-table mode, which tmux refuses as
+	// "repeat count too small"; any other failure is tmux's own answer.
+	if len(waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count too small") {
 		return err
 	}
 	return errorf(KindRefused, false,
