@@ -100,6 +100,36 @@ func TestWaitForContentChangeTool(t *testing.T) {
 	})
 }
 
+// TestContentChangeCountsSinceInput: a change that came between the input
+// and the wait counts (the wait answers at once), and once a wait has told
+// of it the next one counts from there.
+func TestContentChangeCountsSinceInput(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
+		pane := shPane(t, env)
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "echo chan$((40+2))ged"}, nil)
+		// The answer, and the prompt after it, are on screen before the
+		// wait starts.
+		var w WaitForTextResult
+		env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"chan42ged"}, "timeout": 20}, &w)
+		env.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"$"}, "timeout": 20}, &w)
+		var r ContentChangeResult
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "timeout": 2}, &r)
+		if !r.Changed || r.TimedOut || r.OutputBytes == 0 || r.ElapsedSeconds > 5 {
+			t.Fatalf("a change before the wait: got %+v, want changed at once, with its bytes", r)
+		}
+		r = ContentChangeResult{}
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "timeout": 0.2}, &r)
+		if r.Changed || !r.TimedOut {
+			t.Fatalf("nothing since the last wait: got %+v, want no change", r)
+		}
+		r = ContentChangeResult{}
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 100, "timeout": 20}, &r)
+		if r.Changed || !r.Quiet {
+			t.Fatalf("quiet, nothing since the last wait: got %+v", r)
+		}
+	})
+}
+
 func TestChannelTools(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
 		env.fx.NewSession(t, "main")

@@ -138,10 +138,10 @@ type WaitForTextResult struct {
 
 // ContentChangeResult is the outcome of wait_for_content_change.
 type ContentChangeResult struct {
-	Changed          bool    `json:"changed" jsonschema:"The pane printed during the wait (or since this server's input it follows)."`
+	Changed          bool    `json:"changed" jsonschema:"The pane printed since this server's last input to it (or since the last wait_for_content_change on it, if later), before or during this wait."`
 	Quiet            bool    `json:"quiet" jsonschema:"The pane printed nothing for quiet_ms."`
 	TimedOut         bool    `json:"timed_out"`
-	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes the pane printed during the wait."`
+	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes the pane printed since that point."`
 	PaneID           string  `json:"pane_id"`
 	ElapsedSeconds   float64 `json:"elapsed_seconds"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`

@@ -533,10 +533,10 @@ type QuietArgs struct {
 // QuietResult is the outcome of [Server.WaitQuiet].
 type QuietResult struct {
 	PaneID   string
-	Changed  bool // the pane printed during the wait (or since the input it follows)
+	Changed  bool // the pane printed since this process's last input to it, or during the wait
 	Quiet    bool // the pane was quiet for QuietArgs.Quiet
 	TimedOut bool
-	Bytes    int64 // bytes the pane printed during the wait
+	Bytes    int64 // bytes the pane printed since that input, or during the wait
 	Elapsed  time.Duration
 	// Wake is how late the wait woke after the quiet period was over, the
 	// delay of the timer and the scheduler; for the README's figure.
@@ -546,7 +546,11 @@ type QuietResult struct {
 // WaitQuiet waits until the pane has printed nothing for a.Quiet (a
 // full-screen program has finished drawing, an agent has finished
 // answering), or with a.Quiet zero until it prints anything, or until the
-// timeout. Quiet is counted from the pane's last output or the last input
+// timeout. Changed and Bytes count from this process's last input to the
+// pane when its output was followed since, even if the output came before
+// the wait, and from where the last WaitQuiet on the pane ended if that is
+// later; a wait with a.Quiet zero for a change that already happened
+// returns at once. Quiet is counted from the pane's last output or the last input
 // this process sent it, whichever is later, as far as they are known: a
 // pane nobody followed before the wait counts from the wait's start. A
 // timer, reset by each %output, does the waiting: nothing is polled.
@@ -565,12 +569,27 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 	cursor, changed := st.Position()
 	res := QuietResult{PaneID: pane}
 	since := start
+	in := st.LastInput()
+	if fed && in.Sent && in.Fed {
+		// What the pane printed since this process's last input to it
+		// counts, even when it came before the wait: a wait that starts
+		// after the answer sees that there was one. Once a wait has told
+		// of it, the next counts from where that one ended.
+		from := max(in.Offset, st.LastLook())
+		if r := st.Read(from); r.Next > from {
+			res.Changed, res.Bytes = true, r.Next-from
+		}
+	}
+	defer func() { st.NoteLook(cursor) }()
 	if last := st.LastOutput(); fed && !last.IsZero() {
 		since = last
-		if in := st.LastInput(); in.Sent && in.At.After(since) {
+		if in.Sent && in.At.After(since) {
 			since = in.At
-			res.Changed = st.Read(in.Offset).Next > in.Offset
 		}
+	}
+	if res.Changed && a.Quiet == 0 {
+		res.Elapsed = time.Since(start)
+		return res, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
 	defer cancel()

@@ -60,3 +60,18 @@ func (p *Stream) LastInput() InputMark {
 	in.Typed = append([]string(nil), in.Typed...)
 	return in
 }
+
+// NoteLook records that a caller was told what the pane printed up to
+// offset off: a later question "has it changed?" counts from there.
+func (p *Stream) NoteLook(off int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.look = max(p.look, off)
+}
+
+// LastLook returns the offset of the last NoteLook, 0 if none.
+func (p *Stream) LastLook() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.look
+}

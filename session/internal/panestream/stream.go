@@ -39,6 +39,7 @@ type Stream struct {
 	waiters    int
 	lastOut    time.Time // when output last arrived
 	input      InputMark // the last input this process sent to the pane
+	look       int64     // where the last answer to "has it changed?" ended (NoteLook)
 }
 
 // New returns an empty stream with no source, at offset 0.
