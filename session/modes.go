@@ -116,18 +116,31 @@ func sendKeysCommand(target string, literal bool, args []string, keys *modekeys.
 }
 
 // refusedInMode turns the error of keys refused by their guard into the
-// answer to give; other errors, and errors of unguarded keys, pass.
-func (s *Server) refusedInMode(err error, pane string, waiting []string) error {
-	var ce *controlmode.CommandError
+// answer to give, naming the pane's mode as tmux reads it now (one round
+// trip, only after a refusal); other errors, and errors of unguarded keys,
+// pass. again reports that the pane is in no copy-table mode any more (it
+// was left in between): nothing was sent, and the keys may be sent again.
+func (s *Server) refusedInMode(ctx context.Context, err error, pane string, waiting []string) (again bool, _ error) {
 	// The guard expands to 0 in a copy-table mode, which tmux refuses as
 	// "repeat count too small"; any other failure is tmux's own answer.
+	var ce *controlmode.CommandError
 	if len(waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count too small") {
-		return err
+		return false, err
 	}
-	return errorf(KindRefused, false,
-		"pane %s is in copy or view mode, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
+	mode := "copy or view mode"
+	if rs, merr := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}")); merr == nil {
+		switch m := strings.Join(rs[0].Lines, ""); m {
+		case "copy-mode", "view-mode":
+			mode = m
+		default:
+			s.opts.Logger.Info("keys refused in copy mode, and the pane is not in it now", "pane", pane, "mode", m)
+			return true, errorf(KindRefused, false, "pane %s left copy mode while the keys were checked; nothing was sent: send them again", pane)
+		}
+	}
+	return false, errorf(KindRefused, false,
+		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)
+		pane, mode, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)
 }
 
 // quotedList is keys as "a", "b" and "c".

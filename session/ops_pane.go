@@ -73,7 +73,14 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	cmds, waiting := a.commands(t, s.link.modeKeys())
 	id, _, err := s.onPane(ctx, t, cmds...)
 	if err != nil {
-		return id, s.refusedInMode(err, paneName(id, t), waiting)
+		again, rerr := s.refusedInMode(ctx, err, paneName(id, t), waiting)
+		if !again {
+			return id, rerr
+		}
+		if id, _, err = s.onPane(ctx, t, cmds...); err != nil {
+			_, err = s.refusedInMode(ctx, err, paneName(id, t), waiting)
+			return id, err
+		}
 	}
 	s.noteInput(pre, id, a.typed(), a.Enter)
 	return id, nil
@@ -198,7 +205,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				if err == nil {
 					out.PaneID = id
 				}
-				out.Err = s.refusedInMode(out.Err, paneName(id, targets[k]), waiting[k])
+				_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, targets[k]), waiting[k])
 				outs = append(outs, out)
 				if stopOnError {
 					return outs, i + k

@@ -162,7 +162,8 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	typeLine, waiting := sendKeysCommand(pane, true, []string{line}, keys)
 	enter, w := sendKeysCommand(pane, false, []string{"Enter"}, keys)
 	if _, err := s.exec(ctx, typeLine, enter); err != nil {
-		return RunResult{}, s.refusedInMode(err, pane, append(waiting, w...))
+		_, err = s.refusedInMode(ctx, err, pane, append(waiting, w...))
+		return RunResult{}, err
 	}
 	s.noteInput(pre, pane, line, true)
 
