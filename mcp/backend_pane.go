@@ -48,7 +48,7 @@ func (b *TmuxBackend) SendKeysBatch(ctx context.Context, in SendKeysBatchIn) (Se
 	outs, stopped := b.server(in.Socket).SendKeysBatch(ctx, ops, in.OnError != "continue")
 	var res SendKeysBatchResult
 	for i, o := range outs {
-		r := SendKeysOperationResult{Index: i, PaneID: o.PaneID, Success: o.Err == nil, ElapsedSeconds: o.Elapsed.Seconds()}
+		r := SendKeysOperationResult{Index: i, PaneID: o.PaneID, Success: o.Err == nil, ElapsedSeconds: seconds(o.Elapsed)}
 		if o.Err != nil {
 			r.Error = classify(o.Err).Error()
 			res.Failed++

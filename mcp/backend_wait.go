@@ -52,17 +52,18 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 	if err != nil {
 		return WaitForTextResult{}, err
 	}
+	matched, tail := leanWait(r.MatchedLines, r.Tail)
 	out := WaitForTextResult{
 		Found:              r.Found,
 		Outcome:            r.Outcome,
-		MatchedLines:       nonNil(r.MatchedLines),
+		MatchedLines:       nonNil(matched),
 		SawNewOutput:       r.SawNewOutput,
 		MatchedAtEntry:     r.MatchedAtEntry,
 		StopMatchedAtEntry: r.StopMatchedAtEntry,
 		AlternateScreen:    r.AlternateScreen,
-		Tail:               nonNil(r.Tail),
+		Tail:               nonNil(tail),
 		PaneID:             r.PaneID,
-		ElapsedSeconds:     r.Elapsed.Seconds(),
+		ElapsedSeconds:     seconds(r.Elapsed),
 		EffectiveTimeout:   timeout.Seconds(),
 		Since:              r.Since,
 		MatchedIn:          r.MatchedIn,
@@ -100,7 +101,7 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 		TimedOut:         r.TimedOut,
 		OutputBytes:      r.Bytes,
 		PaneID:           r.PaneID,
-		ElapsedSeconds:   r.Elapsed.Seconds(),
+		ElapsedSeconds:   seconds(r.Elapsed),
 		EffectiveTimeout: timeout.Seconds(),
 	}, nil
 }
@@ -125,7 +126,7 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 	out := RunCommandResult{
 		PaneID:               r.PaneID,
 		TimedOut:             r.TimedOut,
-		ElapsedSeconds:       r.Elapsed.Seconds(),
+		ElapsedSeconds:       seconds(r.Elapsed),
 		Output:               nonNil(r.Output),
 		OutputTruncated:      r.OutputTruncated,
 		OutputTruncatedLines: r.TruncatedLines,
@@ -163,7 +164,7 @@ func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (Capt
 		PaneID:         r.PaneID,
 		Cursor:         r.Cursor,
 		Lines:          nonNil(r.Lines),
-		ElapsedSeconds: r.Elapsed.Seconds(),
+		ElapsedSeconds: seconds(r.Elapsed),
 		LinesMissed:    r.LinesMissed,
 		Truncated:      r.Truncated,
 		TruncatedLines: r.TruncatedLines,

@@ -84,7 +84,7 @@ func batchRow(i int, tool string, res *sdk.CallToolResult, elapsed time.Duration
 		Index:          i,
 		Tool:           tool,
 		Success:        !res.IsError,
-		ElapsedSeconds: elapsed.Seconds(),
+		ElapsedSeconds: seconds(elapsed),
 	}
 	for _, c := range res.Content {
 		if t, ok := c.(*sdk.TextContent); ok {

@@ -79,7 +79,7 @@ type PaneContentMatch struct {
 	WindowName         string   `json:"window_name,omitempty"`
 	SessionID          string   `json:"session_id,omitempty"`
 	SessionName        string   `json:"session_name,omitempty"`
-	MatchedLines       []string `json:"matched_lines"`
+	MatchedLines       []string `json:"matched_lines" jsonschema:"The lines that matched, trimmed: at most 8, of 256 bytes each and 768 in all (the first always)."`
 	IsCaller           *bool    `json:"is_caller,omitempty"`
 }
 
@@ -122,12 +122,12 @@ type WaitForTextResult struct {
 	Found              bool     `json:"found"`
 	Outcome            string   `json:"outcome"`
 	MatchedIndex       *int     `json:"matched_index,omitempty" jsonschema:"Index into patterns, or into stop when outcome is stopped."`
-	MatchedLines       []string `json:"matched_lines"`
+	MatchedLines       []string `json:"matched_lines" jsonschema:"The lines that matched, trimmed: at most 8, of 256 bytes each and 768 in all (the first always)."`
 	SawNewOutput       bool     `json:"saw_new_output"`
 	MatchedAtEntry     bool     `json:"matched_at_entry" jsonschema:"A pattern was already on screen at the start."`
 	StopMatchedAtEntry bool     `json:"stop_matched_at_entry"`
 	AlternateScreen    bool     `json:"alternate_screen"`
-	Tail               []string `json:"tail" jsonschema:"Last lines seen, at most 20 lines and 2 KB."`
+	Tail               []string `json:"tail" jsonschema:"The last lines seen, trimmed, without the matched lines, blank lines and lines with no letter or digit; with matched_lines at most 1280 bytes. capture_pane reads the pane as it is."`
 	PaneID             string   `json:"pane_id"`
 	ElapsedSeconds     float64  `json:"elapsed_seconds"`
 	EffectiveTimeout   float64  `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
