@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
@@ -89,8 +90,9 @@ func mayWrap(text string, width int) bool {
 
 // noteInput records that tmux has answered input this process sent to
 // pane: text typed (empty for key names such as C-c), then Enter if enter.
-// pre is from beforeInput, called before the input was sent.
-func (s *Server) noteInput(pre inputStart, pane, text string, enter bool) {
+// pre is from beforeInput, called before the input was sent; mark is where
+// the cursor was in the grid, read on the input's line (unknown if not).
+func (s *Server) noteInput(pre inputStart, pane, text string, enter bool, mark panestream.GridMark) {
 	if !isPaneID(pane) {
 		return
 	}
@@ -98,7 +100,7 @@ func (s *Server) noteInput(pre inputStart, pane, text string, enter bool) {
 	if !ok {
 		col = -1
 	}
-	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter)
+	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter, mark)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // Operations on panes: input, layout, modes and lifecycle. Each is one
@@ -70,19 +71,31 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 		return "", err
 	}
 	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
-	cmds, waiting := a.commands(t, s.link.modeKeys())
-	id, _, err := s.onPane(ctx, t, cmds...)
+	sends, waiting := a.commands(t, s.link.modeKeys())
+	cmds := append([]controlmode.Command{markCommand(t)}, sends...)
+	send := func() (string, panestream.GridMark, error) {
+		rs, err := s.exec(ctx, cmds...)
+		if len(rs) == 0 {
+			return "", panestream.GridMark{}, err
+		}
+		id, mark, merr := markOf(rs[0], t)
+		if merr != nil {
+			return "", mark, merr
+		}
+		return id, mark, err
+	}
+	id, mark, err := send()
 	if err != nil {
 		again, rerr := s.refusedInMode(ctx, err, paneName(id, t), waiting)
 		if !again {
 			return id, rerr
 		}
-		if id, _, err = s.onPane(ctx, t, cmds...); err != nil {
+		if id, mark, err = send(); err != nil {
 			_, err = s.refusedInMode(ctx, err, paneName(id, t), waiting)
 			return id, err
 		}
 	}
-	s.noteInput(pre, id, a.typed(), a.Enter)
+	s.noteInput(pre, id, a.typed(), a.Enter, mark)
 	return id, nil
 }
 
@@ -140,7 +153,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		}
 		// A run of ops with targets, up to the line cap.
 		var cmds []controlmode.Command
-		var firsts []int // index in cmds of each op's paneIDCommand
+		var firsts []int // index in cmds of each op's markCommand
 		var targets []string
 		var waiting [][]string // of each op, the keys its guard refuses in copy mode
 		keys := s.link.modeKeys()
@@ -152,7 +165,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				break
 			}
 			sends, w := ops[j].commands(tj, keys)
-			add := append([]controlmode.Command{paneIDCommand(tj)}, sends...)
+			add := append([]controlmode.Command{markCommand(tj)}, sends...)
 			n := 0
 			for _, c := range add {
 				n += len(c.String()) + 3
@@ -201,7 +214,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			if opErr != nil {
 				// The failed op; the ops after it on the line never ran.
 				out := SendKeysOutcome{Err: fromExec(opErr), Elapsed: elapsed}
-				id, err := paneIDOf(rs[firsts[k]], targets[k])
+				id, _, err := markOf(rs[firsts[k]], targets[k])
 				if err == nil {
 					out.PaneID = id
 				}
@@ -213,8 +226,8 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 				next = i + k + 1
 				break
 			}
-			id, _ := paneIDOf(rs[firsts[k]], targets[k])
-			s.noteInput(pre, id, ops[i+k].typed(), ops[i+k].Enter)
+			id, mark, _ := markOf(rs[firsts[k]], targets[k])
+			s.noteInput(pre, id, ops[i+k].typed(), ops[i+k].Enter, mark)
 			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
 		}
 		i = next
@@ -266,7 +279,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	}
 	id, err := paneIDOf(rs[0], t)
 	if err == nil {
-		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"))
+		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"), panestream.GridMark{})
 	}
 	return id, err
 }

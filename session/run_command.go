@@ -165,7 +165,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		_, err = s.refusedInMode(ctx, err, pane, append(waiting, w...))
 		return RunResult{}, err
 	}
-	s.noteInput(pre, pane, line, true)
+	s.noteInput(pre, pane, line, true, panestream.GridMark{})
 
 	res := RunResult{PaneID: pane}
 	out := &outputLines{max: a.MaxLines}

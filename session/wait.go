@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -146,29 +148,35 @@ func (t *tail) add(lines ...string) {
 type entryState struct {
 	alternate bool
 	dead      bool
-	rows      []string // the visible screen, wrapped lines joined
+	rows      []string            // the visible screen, wrapped lines joined
+	screenTop panestream.GridMark // the screen's top row
+	cursorRow int                 // the cursor's row in the grid
 }
 
 // readEntry reads the pane's mode and its visible screen in one round
 // trip.
 func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := s.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead}"),
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y}"),
 		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return entryState{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 3 || f[0] != pane {
+	if len(f) != 6 || f[0] != pane {
 		return entryState{}, errorf(KindNotFound, true, "can't find pane: %s", pane)
 	}
+	hist, _ := strconv.Atoi(f[3])
+	limit, _ := strconv.Atoi(f[4])
+	cy, _ := strconv.Atoi(f[5])
 	// Rows as a person reads them: -J keeps the blanks a full-screen
 	// program drew at the end of its rows.
 	rows := trimBlankTail(rs[1].Lines)
 	for i, r := range rows {
 		rows[i] = strings.TrimRight(r, " ")
 	}
-	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows}, nil
+	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows,
+		screenTop: panestream.GridMark{Known: true, Row: hist, History: hist, Limit: limit}, cursorRow: hist + cy}, nil
 }
 
 // Check reports the argument errors ([KindInvalid]) that
@@ -259,6 +267,40 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	if err != nil {
 		return WaitResult{}, err
 	}
+	// Where the rows after the wait's start begin in tmux's grid, read
+	// there once the output moves between rows (see gridFollow).
+	var grid gridFollow
+	switch since {
+	case SinceInput:
+		if in.Grid.Known {
+			grid = followFrom(in.Grid)
+		}
+	case SinceScreen:
+		grid = followFrom(entry.screenTop)
+	case SinceStart:
+		grid = followFrom(entry.screenTop)
+		grid.row = entry.cursorRow + 1
+	}
+	// lookGrid matches the grid's rows from the mark: on an inline TUI the
+	// lines rebuilt from output miss what was drawn over rows above.
+	lookGrid := func(atEntry bool) (string, bool, error) {
+		if !grid.active || len(pats) == 0 {
+			return "", false, nil
+		}
+		rows, alternate, err := s.readRows(ctx, pane, &grid)
+		if err != nil || alternate {
+			return "", false, err // full-screen: the screen is read instead
+		}
+		if since == SinceInput {
+			echo := newEchoFilter(in.Typed)
+			rows = slices.DeleteFunc(rows, echo.line)
+		}
+		w.seen = nil
+		w.seen.add(rows...)
+		w.res.Tail = w.seen
+		outcome, ok := w.match(rows, InScreen, atEntry)
+		return outcome, ok, nil
+	}
 	screen := entry.alternate
 	// The first read after output comes at once; later ones at most once
 	// per interval. Any output after a read leads to another, so the
@@ -315,6 +357,14 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				}
 				if outcome, ok := w.output(lines, partial, true); ok {
 					return done(outcome)
+				}
+				if w.out.text.Redrawn() && in.Grid.Known && !screen {
+					grid.active = true
+					if outcome, ok, err := lookGrid(true); err != nil {
+						return WaitResult{}, err
+					} else if ok {
+						return done(outcome)
+					}
 				}
 				if screen {
 					e, err := s.readEntry(ctx, pane)
@@ -429,6 +479,22 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		}
 		if r.Gone {
 			return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+		}
+		if w.out.text.Redrawn() && (since != SinceInput || in.Grid.Known) {
+			grid.active = true
+			// At most one read per interval while output flows; the
+			// output that comes meanwhile is in the read that follows.
+			if !pause(wctx, interval-time.Since(grid.last)) {
+				if ctx.Err() == nil {
+					return done(OutcomeTimeout)
+				}
+				return WaitResult{}, fromExec(ctx.Err())
+			}
+			if outcome, ok, err := lookGrid(false); err != nil {
+				return WaitResult{}, err
+			} else if ok {
+				return done(outcome)
+			}
 		}
 		// The partial line stays in text and is matched again once more of
 		// it has arrived.

@@ -25,18 +25,35 @@ type InputMark struct {
 	// Col is the cursor's column when the input was sent, read only when
 	// the stream does not hold the start of the line (-1 then if unread).
 	Col int
+	// Grid is where the cursor was in tmux's grid just before the input
+	// went in, when it was read on the same line as the input.
+	Grid GridMark
+}
+
+// A GridMark is a place in a pane's grid as tmux numbers it: rows of
+// history first, oldest at 0, then the screen. Row is the history size
+// plus the cursor's row; a row keeps its number while output scrolls it
+// into history, until tmux drops old history (a tenth of Limit at a time,
+// once History reaches Limit).
+type GridMark struct {
+	Known   bool
+	Row     int // the cursor's row
+	Col     int // the cursor's column
+	History int // rows of history then
+	Limit   int // the pane's history limit
 }
 
 // NoteInput records input that tmux has just answered: text typed (empty
 // for key names such as C-c), then Enter if enter. pre is the stream's end
 // before the input was sent. fed reports that the pane's output is being
 // delivered to the stream.
-func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool) {
+func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool, grid GridMark) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in := p.input
 	line := ""
-	if in.Sent && !in.Enter && len(in.Typed) > 0 {
+	continuing := in.Sent && !in.Enter && len(in.Typed) > 0
+	if continuing {
 		// Typed onto the line an earlier input started.
 		line = in.Typed[len(in.Typed)-1]
 		in.Typed = in.Typed[:len(in.Typed)-1]
@@ -49,6 +66,11 @@ func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool
 		in.Typed = in.Typed[len(in.Typed)-64:]
 	}
 	in.Sent, in.Offset, in.At, in.Fed, in.Enter, in.Col = true, min(pre, p.end()), time.Now(), fed, enter, col
+	if !continuing || !in.Grid.Known {
+		// Typing onto a line an earlier input started keeps that line's
+		// mark: the answer comes after the line, where it was begun.
+		in.Grid = grid
+	}
 	p.input = in
 }
 

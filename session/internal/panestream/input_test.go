@@ -9,20 +9,20 @@ import (
 func TestNoteInputJoinsALine(t *testing.T) {
 	p := New()
 	p.Append(1, []byte("$ "))
-	p.NoteInput(0, -1, true, "git commit -m ", false)
+	p.NoteInput(0, -1, true, "git commit -m ", false, GridMark{})
 	end, _ := p.Position()
-	p.NoteInput(end, -1, true, "'fix'", false)
+	p.NoteInput(end, -1, true, "'fix'", false, GridMark{})
 	in := p.LastInput()
 	if !slices.Equal(in.Typed, []string{"git commit -m 'fix'"}) || in.Offset != 2 || !in.Fed || in.Enter {
 		t.Fatalf("typed onto one line: got %+v", in)
 	}
-	p.NoteInput(end, -1, true, "", true)
+	p.NoteInput(end, -1, true, "", true, GridMark{})
 	if in := p.LastInput(); !slices.Equal(in.Typed, []string{"git commit -m 'fix'"}) || !in.Enter {
 		t.Fatalf("then Enter: got %+v", in)
 	}
 	// A new line after Enter; the mark is never after what was there
 	// before the input was sent.
-	p.NoteInput(1, -1, false, "ls\npwd", true)
+	p.NoteInput(1, -1, false, "ls\npwd", true, GridMark{})
 	if in := p.LastInput(); !slices.Equal(in.Typed, []string{"ls", "pwd"}) || in.Offset != 1 || in.Fed {
 		t.Fatalf("a new line: got %+v", in)
 	}
@@ -40,7 +40,7 @@ func TestInputMark(t *testing.T) {
 		// (a new Stream after Retain) is shorter.
 		p := New()
 		p.Append(1, []byte("abc"))
-		p.NoteInput(100, 7, true, "x", false)
+		p.NoteInput(100, 7, true, "x", false, GridMark{})
 		in := p.LastInput()
 		if in.Offset != 3 || in.Col != 7 || !in.Sent || in.At.IsZero() {
 			t.Fatalf("got offset %d, col %d, sent %v, at %v; want offset 3, col 7, sent, a time", in.Offset, in.Col, in.Sent, in.At)
@@ -52,14 +52,14 @@ func TestInputMark(t *testing.T) {
 		for i := range 100 {
 			lines = append(lines, strings.Repeat("l", i+1))
 		}
-		p.NoteInput(0, -1, true, strings.Join(lines, "\r"), true)
+		p.NoteInput(0, -1, true, strings.Join(lines, "\r"), true, GridMark{})
 		if in := p.LastInput(); !slices.Equal(in.Typed, lines[36:]) {
 			t.Fatalf("got %d lines starting with %q, want the last 64", len(in.Typed), in.Typed[0])
 		}
 	})
 	t.Run("a copy", func(t *testing.T) {
 		p := New()
-		p.NoteInput(0, -1, true, "echo hi", false)
+		p.NoteInput(0, -1, true, "echo hi", false, GridMark{})
 		p.LastInput().Typed[0] = "changed"
 		if in := p.LastInput(); !slices.Equal(in.Typed, []string{"echo hi"}) {
 			t.Fatalf("after changing a returned mark: got %q, want [echo hi]", in.Typed)
@@ -68,8 +68,8 @@ func TestInputMark(t *testing.T) {
 	t.Run("a key name starts no line", func(t *testing.T) {
 		// C-c after Enter: nothing typed, the next line starts empty.
 		p := New()
-		p.NoteInput(0, -1, true, "sleep 9", true)
-		p.NoteInput(0, -1, true, "", false)
+		p.NoteInput(0, -1, true, "sleep 9", true, GridMark{})
+		p.NoteInput(0, -1, true, "", false, GridMark{})
 		if in := p.LastInput(); len(in.Typed) != 0 || in.Enter {
 			t.Fatalf("got %+v, want nothing typed and no Enter", in)
 		}

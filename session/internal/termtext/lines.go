@@ -34,6 +34,7 @@ type Lines struct {
 	partial  []byte // the start of a UTF-8 character split across writes
 	lines    []string
 	alt      bool // the alternate screen is on
+	rowMoves bool // the cursor was moved to another row (Redrawn)
 	// altOff is the index in the last write's bytes just after the last
 	// sequence that switched the alternate screen off, or -1.
 	altOff int
@@ -68,6 +69,11 @@ func (r *Lines) Write(b []byte) (int, error) {
 				r.state, r.params = stCSI, r.params[:0]
 			case ']', 'P', '_', '^', 'X':
 				r.state = stString
+			case 'M', '8':
+				// Reverse index, or restore the cursor: back to a row
+				// that is no longer the last.
+				r.rowMoves = true
+				r.state = stText
 			default:
 				r.state = stText // a two-byte sequence such as ESC = or ESC 7
 			}
@@ -184,6 +190,12 @@ func (r *Lines) csi(final byte) {
 	case 'G': // cursor to column
 		r.col = r.rowStart + min(max(n-1, 0), maxColumn-1)
 		return
+	case 'A', 'B', 'E', 'F', 'H', 'f', 'd', 'e', 'r', 'S', 'T', 'L', 'M':
+		// Up, down, to a row, a scroll region, scrolling, rows inserted or
+		// deleted: the text goes to rows this reading has closed, or will
+		// write over.
+		r.rowMoves = true
+		return
 	}
 	if final != 'h' && final != 'l' || !bytes.HasPrefix(r.params, []byte("?")) {
 		return
@@ -228,6 +240,12 @@ func (r *Lines) Blank() {
 // AltScreen reports whether the alternate screen is on: a full-screen
 // program draws there, and its output is no line a person reads.
 func (r *Lines) AltScreen() bool { return r.alt }
+
+// Redrawn reports whether the output so far moved the cursor to a row
+// other than by a line feed (up, down, to a position, a scroll region,
+// inserted or deleted rows), as inline TUIs, spinners and progress bars do: what they
+// drew there is not in these lines, only on the screen.
+func (r *Lines) Redrawn() bool { return r.rowMoves }
 
 // AltScreenExit returns the index in the bytes of the last Write just past
 // the last sequence in them that switched the alternate screen off, or -1

@@ -311,3 +311,27 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+func TestRedrawn(t *testing.T) {
+	for _, c := range []struct {
+		out  string
+		want bool
+	}{
+		{"plain\nlines\r\n", false},
+		{"progress 10%\rprogress 20%\x1b[K", false}, // one row, redrawn in place
+		{"\x1b[31mred\x1b[0m\x1b[2C x\x1b[3D\n", false},
+		{"answer\n\x1b[1A\x1b[2Kspinner", true}, // Ink: up, erase
+		{"\x1b[5;1Hat row 5", true},
+		{"\x1b[1;20r", true},
+		{"\x1bMreverse", true},
+		{"\x1b7saved\n\x1b8restored", true},
+		{"\x1b[2F", true},
+		{"ANSWER\x1b[1B\r\x1b[2Kstatus\n", true}, // down, then erase: the rebuild loses ANSWER
+	} {
+		var l termtext.Lines
+		_, _ = l.Write([]byte(c.out))
+		if got := l.Redrawn(); got != c.want {
+			t.Errorf("%q: Redrawn %v, want %v", c.out, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
+
+// Places in tmux's grid, read on the line that sends input, so that what
+// the pane shows after the input can be read from tmux itself: see
+// lookAfterInput (wait_grid.go).
+
+// markFormat prints a pane's id and where its cursor is in the grid.
+const markFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x}"
+
+// markCommand prints target's pane id and grid mark. It goes first on a
+// line that sends input: if the pane is missing it fails, and nothing
+// after it runs.
+func markCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, markFormat)
+}
+
+// markOf reads the reply of markCommand: the pane's id and where its
+// cursor was.
+func markOf(r controlmode.Reply, target string) (string, panestream.GridMark, error) {
+	f := strings.Fields(strings.Join(r.Lines, ""))
+	if len(f) != 5 || !isPaneID(f[0]) {
+		return "", panestream.GridMark{}, errorf(KindNotFound, true, "can't find pane: %s", target)
+	}
+	var n [4]int
+	for i := range n {
+		v, err := strconv.Atoi(f[i+1])
+		if err != nil {
+			return f[0], panestream.GridMark{}, nil
+		}
+		n[i] = v
+	}
+	return f[0], panestream.GridMark{Known: true, History: n[0], Limit: n[1], Row: n[0] + n[2], Col: n[3]}, nil
+}
+
+// gridFollow is the part of a pane's grid a wait reads once the pane's
+// output has moved its cursor between rows (an inline TUI, a spinner, an
+// agent CLI): every row from a mark on, as tmux draws them now. The rows
+// are read after output (%output rings; nothing polls), at most once per
+// interval while output flows.
+type gridFollow struct {
+	row    int // the first row read, in tmux's numbering (see GridMark)
+	hist   int // the history size when row was last placed
+	limit  int // the history limit
+	active bool
+	last   time.Time // when the rows were last read
+}
+
+// followFrom returns a gridFollow from mark m, not yet active.
+func followFrom(m panestream.GridMark) gridFollow {
+	return gridFollow{row: m.Row, hist: m.History, limit: m.Limit}
+}
+
+// readRows reads g's rows of pane: from g.row to the end of the screen,
+// wrapped rows joined, blanks at the end left out. It reports the
+// alternate screen and a dead pane as tmux says them on the same line.
+// Rows tmux has dropped from its history since are gone: the read starts
+// at the oldest row left.
+func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
+	for try := 0; ; try++ {
+		start := g.row - g.hist // from the screen's top row; negative in history
+		rs, err := s.exec(ctx,
+			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead}"),
+			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"))
+		if err != nil {
+			return nil, false, err
+		}
+		f := strings.Fields(strings.Join(rs[0].Lines, ""))
+		if len(f) != 5 || f[0] != pane {
+			return nil, false, errorf(KindNotFound, true, "can't find pane: %s", pane)
+		}
+		hist, _ := strconv.Atoi(f[1])
+		limit, _ := strconv.Atoi(f[2])
+		g.limit = limit
+		if hist < g.hist {
+			// tmux dropped the oldest tenth of its history (at least one
+			// row), perhaps more than once: every row moved up as many.
+			step := max(limit/10, 1)
+			g.row -= (g.hist - hist + step - 1) / step * step
+		}
+		moved := hist != g.hist
+		g.hist = hist
+		g.last = time.Now()
+		if moved && try == 0 && g.row-g.hist != start {
+			continue // the screen scrolled since the mark was placed: read from it again
+		}
+		rows = trimBlankTail(rs[1].Lines)
+		for i, r := range rows {
+			rows[i] = strings.TrimRight(r, " ")
+		}
+		return rows, f[3] == "1", nil
+	}
+}

@@ -1,0 +1,59 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// inlineRedraw is a shell command that draws like an inline TUI: it writes
+// its answer, moves the cursor down a row and erases that row, then writes
+// a status line. On screen the answer stays; rebuilt from the bytes as one
+// line (which a cursor move down does not leave), it is erased. The typed
+// command does not hold the answer's text, so its echo cannot match.
+func inlineRedraw(answer string, n int) string {
+	return fmt.Sprintf(`sleep 0.3; printf '%s-%%d here\033[1B\r\033[2Kstatus line\n' %d`, answer, n)
+}
+
+// TestWaitForTextReadsTheGrid: after output that moves the cursor between
+// rows, a wait reads what tmux shows from the input on, so it sees an answer
+// that rebuilding lines from the output stream loses; the echo of the
+// typed command still never matches, nor does a line from before the input.
+func TestWaitForTextReadsTheGrid(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "tui", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "tui")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+
+	// An answer from before the input is on screen: it must not match.
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "echo OLD-ANSWER-7", Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"OLD-ANSWER-7"}, Timeout: 20 * time.Second}); err != nil || !r.Found {
+		t.Fatalf("the first answer: %+v %v", r, err)
+	}
+	for i, since := range []string{"", SinceScreen} {
+		n := 40 + i
+		if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: inlineRedraw("ANSWER", n), Enter: true}); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("ANSWER-%d here", n)
+		a := WaitArgs{Pane: ref, Patterns: []string{fmt.Sprintf("ANSWER-%d", n)}, Since: since, Timeout: 20 * time.Second}
+		if since == "" {
+			a.Stop = []string{"OLD-ANSWER-7"} // what came before the input never matches
+		}
+		r, err := s.WaitForText(ctx, a)
+		if err != nil || r.Outcome != OutcomeMatched || len(r.MatchedLines) != 1 || r.MatchedLines[0] != want {
+			t.Fatalf("since %q: got %+v %v; want %q matched on screen", since, r, err, want)
+		}
+		if since == "" && r.Since != SinceInput {
+			t.Errorf("since: got %q, want input", r.Since)
+		}
+		if !strings.Contains(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "status line") {
+			t.Fatalf("the program did not finish drawing")
+		}
+	}
+}
