@@ -137,6 +137,19 @@ func BenchmarkBuild32Panes(b *testing.B) {
 // return after the awaited text is written to the pane's terminal: median
 // and p99 over 200 trials.
 func BenchmarkWaitForText_Wake(b *testing.B) {
+	benchWake(b, func(mark string) string { return mark + "\r\n" })
+}
+
+// BenchmarkWaitForText_WakeInline is BenchmarkWaitForText_Wake for a line
+// an inline TUI draws: from the top of the screen, then a cursor move down
+// and an erase, so only a read of tmux's grid finds it.
+func BenchmarkWaitForText_WakeInline(b *testing.B) {
+	benchWake(b, func(mark string) string { return "\x1b[H\x1b[J" + mark + "\x1b[1B\r\x1b[2Kstatus" })
+}
+
+// benchWake measures, 200 times a round, how long after a pane is written
+// what draw(mark) draws a wait for mark returns, as median and p99.
+func benchWake(b *testing.B, draw func(mark string) string) {
 	fx, s := newTestServer(b)
 	ctx := context.Background()
 	fx.NewSession(b, "w", "sh", "-c", "exec cat >/dev/null")
@@ -181,7 +194,7 @@ func BenchmarkWaitForText_Wake(b *testing.B) {
 				runtime.Gosched()
 			}
 			t0 := time.Now()
-			if _, err := fmt.Fprintf(tty, "%s\r\n", mark); err != nil {
+			if _, err := fmt.Fprint(tty, draw(mark)); err != nil {
 				b.Fatal(err)
 			}
 			t1 := <-done
