@@ -28,6 +28,7 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 		Pane:      paneRef(in.PaneTarget),
 		Patterns:  in.Patterns,
 		Stop:      in.Stop,
+		Absent:    in.Absent,
 		Regex:     in.Regex,
 		MatchCase: in.MatchCase,
 		Timeout:   timeout,

@@ -319,6 +319,7 @@ type (
 	WaitForTextIn struct {
 		Patterns []string `json:"patterns,omitempty" jsonschema:"Success patterns; omit to wait for any new output." mcp:"minitems=1;items=64;len=4096;line"`
 		Stop     []string `json:"stop,omitempty" jsonschema:"Failure patterns that end the wait at once." mcp:"items=64;len=4096;line"`
+		Absent   []string `json:"absent,omitempty" jsonschema:"Patterns that must not be on the pane's screen for a match to count, e.g. a CLI's busy marker: the wait ends once a pattern matches and these are gone." mcp:"items=64;len=4096;line"`
 		Regex    bool     `json:"regex,omitempty" jsonschema:"Treat patterns as regular expressions." mcp:"default=false"`
 		PaneTarget
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`

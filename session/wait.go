@@ -45,9 +45,15 @@ const (
 
 // WaitArgs are the arguments of [Server.WaitForText].
 type WaitArgs struct {
-	Pane      PaneRef  // the pane to wait on; a zero PaneRef is [KindNoTarget]
-	Patterns  []string // none: wait for any new output
-	Stop      []string // patterns that end the wait as a failure; they win ties
+	Pane     PaneRef  // the pane to wait on; a zero PaneRef is [KindNoTarget]
+	Patterns []string // none: wait for any new output
+	Stop     []string // patterns that end the wait as a failure; they win ties
+	// Absent are patterns none of which may be on the pane's screen when a
+	// pattern matches: the match counts only once they are gone (a CLI's
+	// "esc to interrupt" while it works). The rows are then read from
+	// tmux's grid after every output, so a match seen while one was there
+	// is looked at again.
+	Absent    []string
 	Regex     bool
 	MatchCase bool
 	Timeout   time.Duration
@@ -195,6 +201,12 @@ func (a WaitArgs) compile() (pats, stops matcher, err error) {
 	if stops, err = compile(a.Stop, a.Regex, a.MatchCase); err != nil {
 		return nil, nil, err
 	}
+	if _, err = compile(a.Absent, a.Regex, a.MatchCase); err != nil {
+		return nil, nil, err
+	}
+	if len(a.Absent) > 0 && len(a.Patterns) == 0 {
+		return nil, nil, errorf(KindInvalid, false, "absent patterns need patterns to wait for")
+	}
 	switch a.Since {
 	case "", SinceInput, SinceStart, SinceScreen:
 	default:
@@ -301,6 +313,20 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		outcome, ok := w.match(rows, InScreen, atEntry)
 		return outcome, ok, nil
 	}
+	if len(a.Absent) > 0 {
+		absent, _ := compile(a.Absent, a.Regex, a.MatchCase) // checked by compile above
+		w.absentOnScreen = func() bool {
+			rs, err := s.exec(ctx, CaptureArgs{Join: true}.command(pane))
+			if err != nil {
+				return true // the wait's next read says what became of the pane
+			}
+			i, _ := absent.first(rs[0].Lines)
+			return i >= 0
+		}
+		// A match seen while an absent pattern is there must be looked at
+		// again after the next output: the rows are read whole each time.
+		grid.active = since != SinceInput || in.Grid.Known
+	}
 	screen := entry.alternate
 	// The first read after output comes at once; later ones at most once
 	// per interval. Any output after a read leads to another, so the
@@ -358,7 +384,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 				if outcome, ok := w.output(lines, partial, true); ok {
 					return done(outcome)
 				}
-				if w.out.text.Redrawn() && in.Grid.Known && !screen {
+				if (w.out.text.Redrawn() || grid.active) && in.Grid.Known && !screen {
 					grid.active = true
 					if outcome, ok, err := lookGrid(true); err != nil {
 						return WaitResult{}, err
@@ -480,7 +506,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		if r.Gone {
 			return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
 		}
-		if w.out.text.Redrawn() && (since != SinceInput || in.Grid.Known) {
+		if (w.out.text.Redrawn() || grid.active) && (since != SinceInput || in.Grid.Known) {
 			grid.active = true
 			// At most one read per interval while output flows; the
 			// output that comes meanwhile is in the read that follows.
@@ -507,6 +533,9 @@ type waiter struct {
 	res         WaitResult
 	seen        tail
 	out         outputText
+	// absentOnScreen, if set, reports whether an Absent pattern is on the
+	// screen now; a match then does not count yet.
+	absentOnScreen func() bool
 }
 
 // output matches lines the pane printed (and the line it is printing).
@@ -551,6 +580,9 @@ func (w *waiter) match(lines []string, where string, entry bool) (string, bool) 
 		return OutcomeStopped, true
 	}
 	if i, hit := w.pats.first(lines); i >= 0 {
+		if w.absentOnScreen != nil && w.absentOnScreen() {
+			return "", false
+		}
 		w.res.Found, w.res.MatchedIndex, w.res.MatchedLines, w.res.MatchedAtEntry, w.res.MatchedIn = true, i, hit, entry, where
 		return OutcomeMatched, true
 	}

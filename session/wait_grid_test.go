@@ -57,3 +57,32 @@ func TestWaitForTextReadsTheGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitForTextAbsent: a wait with absent patterns ends once a pattern
+// matches and none of them is on the screen: the answer is there while the
+// CLI still shows it is busy, and the wait answers only after that is gone.
+func TestWaitForTextAbsent(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "cli", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "cli")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	busy := "esc to interrupt"
+	// Busy, then the answer with the busy line still under it, then the
+	// busy line replaced by an input prompt.
+	cli := `sleep 0.2; printf 'working (esc to%sinterrupt)\r' ' '; sleep 0.3; printf '\033[2KANSWER-%d\n(esc to%sinterrupt)' 9 ' '; sleep 0.5; printf '\r\033[2K> ready\n'`
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: cli, Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"ANSWER-9"}, Absent: []string{busy}, Timeout: 20 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched {
+		t.Fatalf("got %+v %v", r, err)
+	}
+	if screen := fx.Tmux(t, "capture-pane", "-p", "-t", pane); strings.Contains(screen, busy) || !strings.Contains(screen, "ANSWER-9") {
+		t.Fatalf("the wait answered with the screen %q; want the answer there and %q gone", screen, busy)
+	}
+	if _, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Absent: []string{busy}}); err == nil {
+		t.Errorf("absent without patterns: no error")
+	}
+}
