@@ -319,13 +319,13 @@ type (
 	WaitForTextIn struct {
 		Patterns []string `json:"patterns,omitempty" jsonschema:"Success patterns; omit to wait for any new output." mcp:"minitems=1;items=64;len=4096;line"`
 		Stop     []string `json:"stop,omitempty" jsonschema:"Failure patterns that end the wait at once." mcp:"items=64;len=4096;line"`
-		Absent   []string `json:"absent,omitempty" jsonschema:"Patterns that must not be on the pane's screen for a match to count, e.g. a CLI's busy marker: the wait ends once a pattern matches and these are gone." mcp:"items=64;len=4096;line"`
+		Absent   []string `json:"absent,omitempty" jsonschema:"Must be off screen for a match to count." mcp:"items=64;len=4096;line"`
 		Regex    bool     `json:"regex,omitempty" jsonschema:"Treat patterns as regular expressions." mcp:"default=false"`
 		PaneTarget
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
-		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between reads of a full-screen program's screen, made only after it prints." mcp:"min=0.01;max=60;default=0.05"`
+		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads while the pane prints." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
-		Since     string  `json:"since,omitempty" jsonschema:"input: output after this server's last input, its echo left out (default after input); start: output after the wait starts; screen: the visible screen too (default otherwise)." mcp:"enum=input|start|screen"`
+		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, its echo left out (default after input); start: after the wait starts; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
 		Socket
 	}
 	// WaitForContentChangeIn is the input of wait_for_content_change.

@@ -157,7 +157,7 @@ func paneReadTools() []*toolDef {
 			"Wait for a pane to print text matching a pattern. After this server's input it matches only later output, never the echo; in full-screen programs, the screen.",
 			Backend.WaitForText, selfBounded()),
 		addTool("wait_for_content_change", TierReadonly, annReadOnly,
-			"Wait until a pane prints, or with quiet_ms until it is quiet that long. changed counts output since this server's input or last such wait, even before the call.",
+			"Wait until a pane prints, or with quiet_ms until it is quiet that long. Output since this server's input counts, even before the call.",
 			Backend.WaitForContentChange, selfBounded()),
 		addTool("get_pane_info", TierReadonly, annReadOnly,
 			"Describe one pane.",

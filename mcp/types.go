@@ -79,7 +79,7 @@ type PaneContentMatch struct {
 	WindowName         string   `json:"window_name,omitempty"`
 	SessionID          string   `json:"session_id,omitempty"`
 	SessionName        string   `json:"session_name,omitempty"`
-	MatchedLines       []string `json:"matched_lines" jsonschema:"The lines that matched, trimmed: at most 8, of 256 bytes each and 768 in all (the first always)."`
+	MatchedLines       []string `json:"matched_lines"`
 	IsCaller           *bool    `json:"is_caller,omitempty"`
 }
 
@@ -122,26 +122,26 @@ type WaitForTextResult struct {
 	Found              bool     `json:"found"`
 	Outcome            string   `json:"outcome"`
 	MatchedIndex       *int     `json:"matched_index,omitempty" jsonschema:"Index into patterns, or into stop when outcome is stopped."`
-	MatchedLines       []string `json:"matched_lines" jsonschema:"The lines that matched, trimmed: at most 8, of 256 bytes each and 768 in all (the first always)."`
+	MatchedLines       []string `json:"matched_lines"`
 	SawNewOutput       bool     `json:"saw_new_output"`
 	MatchedAtEntry     bool     `json:"matched_at_entry" jsonschema:"A pattern was already on screen at the start."`
 	StopMatchedAtEntry bool     `json:"stop_matched_at_entry"`
 	AlternateScreen    bool     `json:"alternate_screen"`
-	Tail               []string `json:"tail" jsonschema:"The last lines seen, trimmed, without the matched lines, blank lines and lines with no letter or digit; with matched_lines at most 1280 bytes. capture_pane reads the pane as it is."`
+	Tail               []string `json:"tail" jsonschema:"Last lines seen, lean."`
 	PaneID             string   `json:"pane_id"`
 	ElapsedSeconds     float64  `json:"elapsed_seconds"`
 	EffectiveTimeout   float64  `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
-	Since              string   `json:"since" jsonschema:"What was matched: input (output after this server's last input), start or screen."`
-	MatchedIn          string   `json:"matched_in,omitempty" jsonschema:"Where the match was found: output (lines printed) or screen (the screen as drawn)."`
-	EchoSkipped        int      `json:"echo_skipped" jsonschema:"Lines left out as the pane's echo of the typed input."`
+	Since              string   `json:"since" jsonschema:"What was matched: input, start or screen."`
+	MatchedIn          string   `json:"matched_in,omitempty" jsonschema:"output (lines printed) or screen (as drawn)."`
+	EchoSkipped        int      `json:"echo_skipped" jsonschema:"Echo lines of typed input left out."`
 }
 
 // ContentChangeResult is the outcome of wait_for_content_change.
 type ContentChangeResult struct {
-	Changed          bool    `json:"changed" jsonschema:"The pane printed since this server's last input to it (or since the last wait_for_content_change on it, if later), before or during this wait."`
+	Changed          bool    `json:"changed" jsonschema:"The pane printed since this server's last input or last such wait."`
 	Quiet            bool    `json:"quiet" jsonschema:"The pane printed nothing for quiet_ms."`
 	TimedOut         bool    `json:"timed_out"`
-	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes the pane printed since that point."`
+	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes printed since then."`
 	PaneID           string  `json:"pane_id"`
 	ElapsedSeconds   float64 `json:"elapsed_seconds"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
