@@ -524,3 +524,51 @@ func TestHTTPTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPSubscriptions: a resource subscription over HTTP delivers its
+// updates in both protocol eras (resources/subscribe on the session's
+// stream; subscriptions/listen on its own request).
+func TestHTTPSubscriptions(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice))
+	for _, v := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			got := make(chan string, 100)
+			hc := &http.Client{Transport: bearer{tokAlice, http.DefaultTransport}}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "sub", Version: "0"}, &sdk.ClientOptions{
+				ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
+					select {
+					case got <- r.Params.URI:
+					default:
+					}
+				},
+			}).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.url, HTTPClient: hc}, &sdk.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "tmux://sessions"}); err != nil {
+				t.Fatal(err)
+			}
+			// The listen may start just after Subscribe returns: change
+			// the sessions until an update comes.
+			for i := 0; ; i++ {
+				fx.Tmux(t, "new-session", "-d", "-s", fmt.Sprintf("sub-%s-%d", strings.ReplaceAll(v, "-", ""), i))
+				select {
+				case uri := <-got:
+					if uri != "tmux://sessions" {
+						t.Fatalf("update for %s", uri)
+					}
+					return
+				case <-time.After(time.Second):
+					if i == 20 {
+						t.Fatalf("no notifications/resources/updated for tmux://sessions in 20 s\n%s", s.stderr)
+					}
+				}
+			}
+		})
+	}
+}
