@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -570,5 +571,38 @@ func TestHTTPSubscriptions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHTTPTeardownOnExit: --teardown-on-exit kills every token's sessions
+// at SIGTERM, each as its owner, and nothing borrowed.
+func TestHTTPTeardownOnExit(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	borrowed := fx.NewSession(t, "borrowed")
+	s := startHTTP(t, fx, "--teardown-on-exit", "--auth-tokens", tokenFile(t, tokAlice+" name=alice", tokBob+" name=bob"))
+	var made []string
+	for _, tok := range []string{tokAlice, tokBob} {
+		var sess struct {
+			SessionID string `json:"session_id"`
+		}
+		s.connect(t, tok, "2025-11-25").ok(t, "create_session", map[string]any{}, &sess)
+		made = append(made, sess.SessionID)
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, s.stderr)
+	}
+	left := sessionIDs(t, fx)
+	for _, id := range made {
+		if slices.Contains(left, id) {
+			t.Errorf("session %s survived --teardown-on-exit; left: %v", id, left)
+		}
+	}
+	if !slices.Contains(left, borrowed) {
+		t.Errorf("the borrowed session %s was killed; left: %v", borrowed, left)
+	}
+	for _, who := range []string{"client=alice", "client=bob"} {
+		if !regexp.MustCompile(`teardown on exit[^\n]*` + who).MatchString(s.stderr.String()) {
+			t.Errorf("no teardown line for %s:\n%s", who, s.stderr)
+		}
 	}
 }
