@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 	"github.com/tmux-mcp/tmux-mcp/fixtures/agentapi"
 	"github.com/tmux-mcp/tmux-mcp/fixtures/agentcli"
 )
@@ -49,6 +51,20 @@ func lineMatches(re *regexp.Regexp, screen string) bool {
 	return false
 }
 
+// screenMode says which screen the pane shows, for the log: the CLIs differ.
+func (c *client) screenMode(t *testing.T, pane string) string {
+	t.Helper()
+	var p struct {
+		AlternateOn *bool `json:"alternate_on"`
+		MouseAny    bool  `json:"mouse_any_flag"`
+	}
+	c.ok(t, "snapshot_pane", map[string]any{"pane_id": pane}, &p)
+	if p.AlternateOn != nil && *p.AlternateOn {
+		return "on the alternate screen"
+	}
+	return "on the main screen"
+}
+
 // lastLine returns the last line of screen that is not blank.
 func lastLine(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, " \n"), "\n")
@@ -86,7 +102,7 @@ func TestAgentCLIs(t *testing.T) {
 			start := time.Now()
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
 			c.untilScreen(t, pane, string(cli)+" ready", 90*time.Second, api, func(s string) bool { return lineMatches(ready, s) })
-			t.Logf("%s: ready after %v", cli, time.Since(start).Round(10*time.Millisecond))
+			t.Logf("%s: ready after %v, %s", cli, time.Since(start).Round(10*time.Millisecond), c.screenMode(t, pane))
 
 			start = time.Now()
 			c.typeThenEnter(t, pane, agentPrompt, api)
@@ -97,7 +113,7 @@ func TestAgentCLIs(t *testing.T) {
 				return strings.Contains(s, "ANSWER-1: the fake model answers") && strings.Contains(s, "line 3 of ANSWER-1") &&
 					!lineMatches(busy, s) && (screen.Done == "" || lineMatches(done, s))
 			})
-			t.Logf("%s: answered after %v", cli, time.Since(start).Round(10*time.Millisecond))
+			t.Logf("%s: answered after %v, %s", cli, time.Since(start).Round(10*time.Millisecond), c.screenMode(t, pane))
 			if strings.Contains(answer, "ANSWER-2") {
 				t.Fatalf("a second answer on screen:\n%s", answer)
 			}
@@ -118,5 +134,47 @@ func TestAgentCLIs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplayClaudeOutput replays Claude Code's recorded output
+// (fixtures/testdata/claude-answer.raw, from its start to a finished answer, inline)
+// with cat in a 100x30 pane, as a fast stand-in for the CLI, and reads the screen
+// through the binary: tmux's grid shows the answer whole, though the bytes never hold
+// its words joined by spaces.
+func TestReplayClaudeOutput(t *testing.T) {
+	t.Parallel()
+	dir, err := fixtures.TestdataDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := filepath.Abs(filepath.Join(dir, "claude-answer.raw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, fx, _ := workflow(t)
+	var made struct {
+		ActivePaneID string `json:"active_pane_id"`
+	}
+	c.ok(t, "create_session", map[string]any{"session_name": "replay", "x": 100, "y": 30}, &made)
+	pane := made.ActivePaneID
+	// The replay asks the terminal questions (DA, XTVERSION); tmux's answers arrive as
+	// input, which the last cat swallows instead of the shell, and stty -echo keeps
+	// off the screen.
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane,
+		"keys": "stty -echo; cat " + raw + "; " + fx.Bin + " wait-for -S replayed; exec cat >/dev/null"}, nil)
+	c.ok(t, "wait_for_channel", map[string]any{"channel": "replayed", "timeout": 30}, nil)
+	screen := c.screen(t, pane)
+	for _, want := range []string{
+		`(?m)^❯[ \x{a0}]say hello in three lines$`,
+		`(?m)^● ANSWER-1: the fake model answers\n  line 2 of ANSWER-1\n  line 3 of ANSWER-1$`,
+		`(?m)^❯[ \x{a0}]?$`, // the input box, empty again
+	} {
+		if !regexp.MustCompile(want).MatchString(screen) {
+			t.Errorf("the pane does not show %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "esc to interrupt") {
+		t.Errorf("the pane still shows the busy footer:\n%s", screen)
 	}
 }
