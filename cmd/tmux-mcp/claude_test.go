@@ -50,7 +50,7 @@ func TestClaudeCodeMCPList(t *testing.T) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, claude, args...)
 		cmd.Dir = home
-		cmd.Env = append(childEnv(nil), "HOME="+home, "DISABLE_AUTOUPDATER=1",
+		cmd.Env = append(childEnv(nil), "HOME="+home, "TMPDIR="+home, "DISABLE_AUTOUPDATER=1",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
 		cmd.WaitDelay = 5 * time.Second
 		out, err := cmd.CombinedOutput()
