@@ -36,6 +36,11 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
+	if os.Getenv(fixtures.EnvTmux) != "" {
+		// What it checks is the HTTP face, the same on every tmux release:
+		// make test runs it once; the version matrix saves the time.
+		t.Skipf("%s is set (the version matrix): run by make test only", fixtures.EnvTmux)
+	}
 	node := filepath.Join(conformanceDir, "node_modules", ".bin", "node")
 	suite := filepath.Join(conformanceDir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 	if !fileExists(node) || !fileExists(suite) {
