@@ -119,10 +119,12 @@ var options = []option{
 
 // usage is the --help text.
 func usage(w io.Writer) {
-	fmt.Fprint(w, `tmux-mcp serves tmux to AI agents over the Model Context Protocol (stdio).
+	fmt.Fprint(w, `tmux-mcp serves tmux to AI agents over the Model Context Protocol (stdio,
+or streamable HTTP with --http).
 
 Usage:
   tmux-mcp [flags]                            serve MCP on stdin/stdout
+  tmux-mcp --http ADDR [flags]                serve MCP at http://ADDR/mcp
   tmux-mcp [flags] tools                      list the tools the flags expose
   tmux-mcp [flags] tools TOOL                 describe a tool and its arguments
   tmux-mcp [flags] call TOOL [key=value ...]  run one tool, print its result

@@ -1,7 +1,8 @@
 // Command tmux-mcp serves tmux to AI agents over the Model Context Protocol.
 //
-// It speaks MCP on stdin and stdout; an MCP client starts it as a
-// subprocess. Every tmux server it drives is reached through one persistent
+// It speaks MCP on stdin and stdout, where an MCP client starts it as a
+// subprocess, or with --http over streamable HTTP to many clients at once,
+// each authenticated by a bearer token that is its identity (http.go). Every tmux server it drives is reached through one persistent
 // control-mode client (tmux -C). `tmux-mcp --help` lists the flags and the
 // environment; `tmux-mcp tools` the tools they expose; `tmux-mcp call TOOL
 // key=value ...` runs one tool from a shell.
