@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
@@ -141,6 +142,12 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	// that command means: refuse, having typed nothing.
 	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane), false) {
 		return RunResult{}, continuationError(pane, row, false)
+	} else if typed, ok := pendingInput(row, s.lastPrompt(pane)); ok {
+		// Typed after it, the command would run with that text before it
+		// (a person's half-typed rm included): refuse, having typed nothing.
+		return RunResult{}, errorf(KindRefused, false,
+			"the shell's input line in pane %s holds text typed and not run (%q); run_command would run it joined to its own command. "+
+				"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
 	}
 	at, program := p.at, p.program
 
@@ -353,6 +360,33 @@ func cursorRow(screen []string, at screenAt) string {
 	}
 	return string(r) + strings.Repeat(" ", at.cursorX-len(r))
 }
+
+// pendingInput reports whether the shell's input line holds text, and
+// which: row is the cursor's row left of the cursor, last the prompt this
+// pane's shell was last seen to draw ("" if never). Against a known prompt
+// the text after it is the input. Otherwise a prompt is taken to end with a
+// space or a prompt character, so a row ending in anything else holds text
+// typed after the prompt (the whole row is then given, as the prompt cannot
+// be told from it).
+func pendingInput(row, last string) (string, bool) {
+	if last != "" && strings.HasPrefix(row, last) {
+		typed := row[len(last):]
+		return typed, strings.TrimSpace(typed) != ""
+	}
+	trimmed := strings.TrimRight(row, " ")
+	if trimmed == "" || trimmed != row {
+		return "", false
+	}
+	r, _ := utf8.DecodeLastRuneInString(row)
+	if strings.ContainsRune(promptEnds, r) {
+		return "", false
+	}
+	return row, true
+}
+
+// promptEnds are characters a prompt may end with when it ends without a
+// space.
+const promptEnds = "$#%>:)]❯»λ→›"
 
 // zshContinuation matches zsh's continuation prompts ("%_> "): "quote> ",
 // "dquote> ", "for dquote> ", "heredoc> ", made of the words of zsh's

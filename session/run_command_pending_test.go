@@ -1,0 +1,95 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+func TestPendingInput(t *testing.T) {
+	for _, c := range []struct {
+		row, last, typed string
+		holds            bool
+	}{
+		{"$ ", "$ ", "", false},
+		{"$ touch HALF", "$ ", "touch HALF", true},
+		{"$    ", "$ ", "   ", false},
+		{"user@host:~/src$ ", "", "", false},
+		{"user@host:~/src$ rm -rf x", "", "user@host:~/src$ rm -rf x", true},
+		{"user@host:~/src$ rm -rf x", "user@host:~$ ", "user@host:~/src$ rm -rf x", true}, // the prompt changed
+		{"❯", "", "", false},
+		{"", "", "", false},
+	} {
+		typed, holds := pendingInput(c.row, c.last)
+		if typed != c.typed || holds != c.holds {
+			t.Errorf("pendingInput(%q, %q) = %q, %v; want %q, %v", c.row, c.last, typed, holds, c.typed, c.holds)
+		}
+	}
+}
+
+// TestRunCommandRefusesAHalfTypedLine: a person typed a command at the
+// prompt without Enter; run_command refuses at once, types nothing (so the
+// person's command does not run), and says what the line holds. Once the
+// line is cleared as the answer says, run_command runs.
+func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
+	for _, shell := range append(testShells, []string{"fish", "--no-config", "-C", "function fish_prompt; echo -n '$ '; end"}) {
+		t.Run(shell[0], func(t *testing.T) {
+			fixtures.NeedProgram(t, shell[0])
+			fx, s := newTestServer(t)
+			dir := t.TempDir()
+			// fish's runtime directory must be its user's alone, else it
+			// uses $TMPDIR/fish.$USER, which would outlive the test.
+			runtime := t.TempDir()
+			if err := os.Chmod(runtime, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ ", "HOME=" + dir, "XDG_RUNTIME_DIR=" + runtime}, shell...)...)
+			pane := paneOf(t, s, "sh")
+			waitPrompt(t, s, pane)
+			ctx := testCtx(t)
+			half := filepath.Join(dir, "HALF")
+			for try, first := range []bool{true, false} {
+				if !first {
+					// Now with the prompt seen by a run before.
+					if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: 30 * time.Second}); err != nil || r.ExitStatus != 0 {
+						t.Fatalf("true: got %+v %v", r, err)
+					}
+				}
+				typed := fmt.Sprintf("touch $HOME/HALF # try %d", try)
+				fx.Tmux(t, "send-keys", "-t", pane, "-l", typed)
+				if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{typed}, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
+					t.Fatalf("the typed line never showed: %+v %v", w, err)
+				}
+				start := time.Now()
+				_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo agent-command", Timeout: 30 * time.Second})
+				var e *Error
+				if !errors.As(err, &e) || e.Kind != KindRefused || e.Written || !strings.Contains(e.Msg, typed) || e.Remedy != RemedyInterrupt {
+					t.Fatalf("first run %v: got %v; want refused, nothing written, naming the typed line", first, err)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("refused after %v, want at once", d)
+				}
+				if _, err := os.Stat(half); err == nil {
+					t.Fatalf("the person's half-typed command ran")
+				}
+				fx.Tmux(t, "send-keys", "-t", pane, "C-c")
+				if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
+					t.Fatalf("the line was not cleared: %+v %v", w, err)
+				}
+				r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo agent-command", Timeout: 30 * time.Second})
+				if err != nil || strings.Join(r.Output, "|") != "agent-command" {
+					t.Fatalf("after C-u: got %+v %v", r, err)
+				}
+				if _, err := os.Stat(half); err == nil {
+					t.Fatalf("the person's half-typed command ran")
+				}
+			}
+		})
+	}
+}
