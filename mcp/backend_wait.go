@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -107,6 +108,15 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 	}, nil
 }
 
+// The bounds of run_command's output: the newest lines, 2000 unless the
+// call asks for another number, within 256 KB, so that the answer stays
+// well under the response cap (MaxResultBytes) and its exit status always
+// comes back; output_cursor reads the rest.
+const (
+	runCommandLines = 2000
+	runCommandBytes = 256 << 10
+)
+
 // RunCommand implements run_command.
 func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunCommandResult, error) {
 	timeout := b.clamp(in.Timeout)
@@ -118,7 +128,8 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		Pane:            paneRef(in.PaneTarget),
 		Command:         in.Command,
 		Timeout:         timeout,
-		MaxLines:        in.MaxLines,
+		MaxLines:        cmp.Or(in.MaxLines, runCommandLines),
+		MaxBytes:        runCommandBytes,
 		SuppressHistory: suppress,
 	})
 	if err != nil {
@@ -131,6 +142,7 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		Output:               nonNil(r.Output),
 		OutputTruncated:      r.OutputTruncated,
 		OutputTruncatedLines: r.TruncatedLines,
+		OutputCursor:         r.Cursor,
 		EffectiveTimeout:     timeout.Seconds(),
 	}
 	if r.HasStatus {

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -64,6 +66,36 @@ func TestRunCommandTool(t *testing.T) {
 			t.Fatalf("got %+v", e)
 		}
 	})
+}
+
+// TestRunCommandHugeOutputKeepsItsStatus: a command that prints 200,000
+// lines gets its exit status back, with the newest 2,000 lines, marked cut,
+// and a cursor that reads the rest; its side effects ran once.
+func TestRunCommandHugeOutputKeepsItsStatus(t *testing.T) {
+	env := newTmuxEnv(t, "2025-11-25", nil)
+	pane := shPane(t, env)
+	mark := filepath.Join(t.TempDir(), "F")
+	var r RunCommandResult
+	env.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 1 200000; touch " + mark + "; sh -c 'exit 3'", "timeout": 120}, &r)
+	if r.ExitStatus == nil || *r.ExitStatus != 3 || r.TimedOut {
+		t.Fatalf("exit status: got %+v", r.ExitStatus)
+	}
+	if len(r.Output) != runCommandLines || r.Output[len(r.Output)-1] != "200000" || !r.OutputTruncated || r.OutputTruncatedLines != 200000-runCommandLines || r.OutputCursor == "" {
+		t.Fatalf("output: %d lines ending %q, truncated %v (%d lines), cursor %q", len(r.Output), r.Output[len(r.Output)-1:], r.OutputTruncated, r.OutputTruncatedLines, r.OutputCursor)
+	}
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("the command's side effect: %v", err)
+	}
+	var more CaptureSinceResult
+	env.ok(t, "capture_since", map[string]any{"cursor": r.OutputCursor, "max_lines": 5}, &more)
+	if len(more.Lines) == 0 {
+		t.Fatalf("capture_since from output_cursor: got %+v", more)
+	}
+	// An explicit bound is kept too, within the byte cap.
+	env.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 1 50", "max_lines": 5}, &r)
+	if strings.Join(r.Output, " ") != "46 47 48 49 50" || r.OutputTruncatedLines != 45 {
+		t.Fatalf("max_lines 5: got %+v", r)
+	}
 }
 
 func TestCaptureSinceTool(t *testing.T) {

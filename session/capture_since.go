@@ -120,9 +120,15 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		res.LinesMissed = offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
-	res.Cursor = cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
+	res.Cursor = s.sinceCursor(ctx, pane, next)
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// sinceCursor is the capture_since cursor of offset next in pane's stream,
+// for the caller of ctx.
+func (s *Server) sinceCursor(ctx context.Context, pane string, next int64) string {
+	return cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // issuerFor is the last field of the cursors issued to owner: this

@@ -24,6 +24,9 @@ type RunArgs struct {
 	Timeout time.Duration
 	// MaxLines keeps only the newest lines of output; 0 keeps them all.
 	MaxLines int
+	// MaxBytes keeps only the newest lines of output within this many
+	// bytes (the newest line always, cut to it); 0 keeps them all.
+	MaxBytes int
 	// SuppressHistory types a space first, so shells that ignore lines
 	// starting with one (HISTCONTROL=ignorespace, zsh's
 	// HIST_IGNORE_SPACE) keep the command out of their history.
@@ -43,7 +46,11 @@ type RunResult struct {
 	Output          []string
 	OutputTruncated bool
 	TruncatedLines  int
-	Elapsed         time.Duration
+	// Cursor, when the output was cut, reads the whole output with
+	// capture_since from the command's start, as far as the pane's stream
+	// still holds it.
+	Cursor  string
+	Elapsed time.Duration
 }
 
 // shells are the programs RunCommand types into. fish has its own syntax.
@@ -175,7 +182,8 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	s.noteInput(pre, pane, line, true, panestream.GridMark{})
 
 	res := RunResult{PaneID: pane}
-	out := &outputLines{max: a.MaxLines}
+	out := &outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}
+	from := cursor // where the command's output starts, for res.Cursor
 	var text termtext.Lines
 	scan := markerScan{m: newRunMarkers(tag)}
 	finish := func() RunResult {
@@ -183,6 +191,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			out.add(l)
 		}
 		res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
+		if res.OutputTruncated {
+			res.Cursor = s.sinceCursor(ctx, pane, from)
+		}
 		res.Elapsed = time.Since(start)
 		return res
 	}
@@ -529,29 +540,60 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 // outputLines keeps the output of a command, the newest max lines when
 // max > 0.
 type outputLines struct {
-	max     int
-	lines   []string
-	dropped int
-	lost    bool // tmux discarded output while the command ran
+	max      int // lines kept, the newest; 0 for all
+	maxBytes int // bytes kept, the newest lines'; 0 for all
+	lines    []string
+	size     int // bytes in lines
+	dropped  int
+	cut      bool // the newest line was cut to maxBytes
+	lost     bool // tmux discarded output while the command ran
 }
 
+// add keeps l, and drops the oldest lines once twice the bounds are held:
+// memory stays bounded however long the command prints.
 func (o *outputLines) add(l string) {
 	o.lines = append(o.lines, l)
-	if o.max > 0 && len(o.lines) > 2*o.max {
-		n := len(o.lines) - o.max
-		o.dropped += n
-		o.lines = append([]string(nil), o.lines[n:]...)
+	o.size += len(l) + 1
+	overLines := o.max > 0 && len(o.lines) > 2*o.max
+	overBytes := o.maxBytes > 0 && o.size > 2*o.maxBytes
+	if overLines || overBytes {
+		o.trim(o.max, o.maxBytes)
+		o.lines = append([]string(nil), o.lines...)
+	}
+}
+
+// trim drops the oldest lines beyond max lines or maxBytes bytes (0: no
+// bound), always keeping the newest line, cut to maxBytes if need be.
+func (o *outputLines) trim(max, maxBytes int) {
+	n := 0
+	if max > 0 && len(o.lines) > max {
+		n = len(o.lines) - max
+	}
+	size := o.size
+	for i := 0; i < n; i++ {
+		size -= len(o.lines[i]) + 1
+	}
+	for maxBytes > 0 && size > maxBytes && n < len(o.lines)-1 {
+		size -= len(o.lines[n]) + 1
+		n++
+	}
+	o.dropped += n
+	o.lines, o.size = o.lines[n:], size
+	if last := len(o.lines) - 1; maxBytes > 0 && last >= 0 && len(o.lines[last]) > maxBytes {
+		l := o.lines[last]
+		from := len(l) - maxBytes
+		for from < len(l) && !utf8.RuneStart(l[from]) {
+			from++
+		}
+		o.lines[last], o.size, o.cut = l[from:], len(l)-from+1, true
 	}
 }
 
 func (o *outputLines) result() (lines []string, truncated bool, dropped int) {
+	o.trim(o.max, o.maxBytes)
 	lines, dropped = o.lines, o.dropped
-	if o.max > 0 && len(lines) > o.max {
-		dropped += len(lines) - o.max
-		lines = lines[len(lines)-o.max:]
-	}
 	if lines == nil {
 		lines = []string{}
 	}
-	return lines, dropped > 0 || o.lost, dropped
+	return lines, dropped > 0 || o.cut || o.lost, dropped
 }

@@ -93,3 +93,37 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 		})
 	}
 }
+
+func TestOutputLinesBounds(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		max, bytes int
+		lines      []string
+		want       []string
+		trunc      bool
+		dropped    int
+	}{
+		{"all", 0, 0, []string{"a", "b"}, []string{"a", "b"}, false, 0},
+		{"lines", 2, 0, []string{"a", "b", "c"}, []string{"b", "c"}, true, 1},
+		{"bytes", 0, 5, []string{"aa", "bb", "c"}, []string{"bb", "c"}, true, 1},
+		{"the newest line cut", 0, 3, []string{"a", "héllo"}, []string{"llo"}, true, 1},
+		{"both", 3, 5, []string{"1", "2", "3", "4", "5"}, []string{"4", "5"}, true, 3},
+	} {
+		o := &outputLines{max: c.max, maxBytes: c.bytes}
+		for _, l := range c.lines {
+			o.add(l)
+		}
+		got, trunc, dropped := o.result()
+		if strings.Join(got, "|") != strings.Join(c.want, "|") || trunc != c.trunc || dropped != c.dropped {
+			t.Errorf("%s: got %q %v %d, want %q %v %d", c.name, got, trunc, dropped, c.want, c.trunc, c.dropped)
+		}
+	}
+	// Memory stays bounded while a command prints without end.
+	o := &outputLines{max: 10, maxBytes: 1 << 10}
+	for i := range 100000 {
+		o.add(fmt.Sprintf("line %d", i))
+		if len(o.lines) > 20 || o.size > 2<<10+64 {
+			t.Fatalf("after %d lines: %d held, %d bytes", i, len(o.lines), o.size)
+		}
+	}
+}
