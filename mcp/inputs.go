@@ -216,8 +216,8 @@ type (
 		Command string `json:"command" jsonschema:"Shell command." mcp:"len=1048576"`
 		PaneTarget
 		Timeout         float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
-		MaxLines        int     `json:"max_lines,omitempty" jsonschema:"Output lines to keep, newest last; 0 for 2000. At most 256 KB are kept." mcp:"min=0;max=1000000"`
-		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history (bash with HISTCONTROL=ignorespace, zsh with HIST_IGNORE_SPACE), multi-line commands included; default from LIBTMUX_SUPPRESS_HISTORY (on)."`
+		MaxLines        int     `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0 for 2000 (256 KB at most)." mcp:"min=0;max=1000000"`
+		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history (HISTCONTROL=ignorespace, HIST_IGNORE_SPACE); default LIBTMUX_SUPPRESS_HISTORY (on)."`
 		Socket
 	}
 	// SendKeysIn is the input of send_keys.

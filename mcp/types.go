@@ -171,7 +171,7 @@ type RunCommandResult struct {
 	Output               []string `json:"output"`
 	OutputTruncated      bool     `json:"output_truncated"`
 	OutputTruncatedLines int      `json:"output_truncated_lines"`
-	OutputCursor         string   `json:"output_cursor,omitempty" jsonschema:"When output was cut: capture_since with it reads the whole output."`
+	OutputCursor         string   `json:"output_cursor,omitempty" jsonschema:"When cut: capture_since reads all from it."`
 	EffectiveTimeout     float64  `json:"effective_timeout"`
 }
 
