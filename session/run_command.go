@@ -153,7 +153,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
 		return RunResult{}, errorf(KindRefused, false,
-			"the shell's input line in pane %s holds text typed and not run (%q); run_command would run it joined to its own command. "+
+			"the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
 				"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
 	}
 	at, program := p.at, p.program
