@@ -20,6 +20,9 @@ import (
 // agentPrompt is what the tests type into each CLI.
 const agentPrompt = "ping from tmux-mcp, answer in three lines"
 
+// agentLines is the prompt of several lines.
+const agentLines = "first line of the prompt\nsecond line of the prompt\nthird line of the prompt"
+
 // untilScreen reads the pane with capture_pane until cond holds for its text, or fails
 // the test after within, showing the last screen and the fake's log.
 //
@@ -81,6 +84,22 @@ func (c *client) typeThenEnter(t *testing.T, pane, text string, api *agentapi.Se
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "Enter", "enter": false}, nil)
 }
 
+// submit presses Enter until the fake gets the nth prompt, at most 5 times, 3 s apart,
+// and returns it with the number of Enters it took. An Enter can go unseen: Gemini CLI
+// dropped one pressed within about a tenth of a second of a paste being drawn; the
+// next was taken.
+func (c *client) submit(t *testing.T, pane string, api *agentapi.Server, n int) (agentapi.Prompt, int) {
+	t.Helper()
+	for presses := 1; presses <= 5; presses++ {
+		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "Enter", "enter": false}, nil)
+		if p, ok := api.AwaitPrompt(n, 3*time.Second); ok {
+			return p, presses
+		}
+	}
+	t.Fatalf("prompt %d never reached the fake after 5 Enters; the pane shows:\n%s\nrequests:\n%s", n, c.screen(t, pane), api.Log())
+	return agentapi.Prompt{}, 0
+}
+
 // TestAgentCLIs starts each CLI from a shell as an agent would, waits until it is
 // ready, types a one-line prompt, checks that the fake got it and that the answer is
 // on the screen, quits, and runs a command in the shell that is back.
@@ -117,6 +136,26 @@ func TestAgentCLIs(t *testing.T) {
 			if strings.Contains(answer, "ANSWER-2") {
 				t.Fatalf("a second answer on screen:\n%s", answer)
 			}
+
+			// A prompt of several lines, pasted as a person's terminal pastes it
+			// (bracketed), then Enter on its own.
+			var buf struct {
+				BufferName string `json:"buffer_name"`
+			}
+			c.ok(t, "load_buffer", map[string]any{"content": agentLines, "logical_name": "prompt"}, &buf)
+			c.ok(t, "paste_buffer", map[string]any{"buffer_name": buf.BufferName, "pane_id": pane, "bracket": true}, nil)
+			c.untilScreen(t, pane, "the pasted prompt", 30*time.Second, api, func(s string) bool {
+				return strings.Contains(s, "third line of the prompt") || strings.Contains(s, "Pasted text")
+			})
+			p, presses := c.submit(t, pane, api, 2)
+			if !strings.Contains(p.Text, agentLines) {
+				t.Fatalf("the fake got %q, want the three lines %q in it", p.Text, agentLines)
+			}
+			t.Logf("%s: the pasted prompt went with Enter number %d", cli, presses)
+			c.untilScreen(t, pane, "the second answer", 60*time.Second, api, func(s string) bool {
+				return strings.Contains(s, "ANSWER-2: the fake model answers") && strings.Contains(s, "line 3 of ANSWER-2") &&
+					!lineMatches(busy, s)
+			})
 
 			for _, key := range screen.Quit {
 				c.typeThenEnter(t, pane, key, api)
