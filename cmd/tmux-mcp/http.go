@@ -186,26 +186,34 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		sessions.ServeHTTP(w, r)
 	})
 	var h http.Handler = calls.track(streamable)
-	if !cfg.noAuth {
-		h = auth.RequireBearerToken(func(_ context.Context, secret string, r *http.Request) (*auth.TokenInfo, error) {
+	mux := http.NewServeMux()
+	if cfg.noAuth {
+		mux.Handle(mcpPath, sameOrigin(h))
+	} else {
+		verify := func(_ context.Context, secret string, r *http.Request) (*auth.TokenInfo, error) {
 			t, ok := lookup(toks, secret)
 			if !ok {
 				logger.Warn("refused a request with an unknown bearer token", "remote", r.RemoteAddr)
 				return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
 			}
 			return &auth.TokenInfo{UserID: t.name}, nil
-		}, &auth.RequireBearerTokenOptions{
-			ResourceMetadataURL:    origin + metadataPath,
-			AllowMissingExpiration: true, // our tokens live as long as the file says
-		})(h)
-	}
-	mux := http.NewServeMux()
-	mux.Handle(mcpPath, sameOrigin(h))
-	if !cfg.noAuth {
-		mux.Handle(metadataPath, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-			Resource:               origin + mcpPath,
-			BearerMethodsSupported: []string{"header"},
-			ResourceName:           "tmux-mcp",
+		}
+		// The URLs a client is pointed at name the server as the client
+		// reached it (the name its certificate is for), not the address
+		// it listens on, which may be 0.0.0.0.
+		authed := h
+		mux.Handle(mcpPath, sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{
+				ResourceMetadataURL:    scheme + "://" + r.Host + metadataPath,
+				AllowMissingExpiration: true, // our tokens live as long as the file says
+			})(authed).ServeHTTP(w, r)
+		})))
+		mux.Handle(metadataPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+				Resource:               scheme + "://" + r.Host + mcpPath,
+				BearerMethodsSupported: []string{"header"},
+				ResourceName:           "tmux-mcp",
+			}).ServeHTTP(w, r)
 		}))
 	}
 	hs := &http.Server{
@@ -233,10 +241,6 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 			serveDone <- hs.Serve(ln)
 		}
 	}()
-	names := make([]string, 0, len(servers))
-	for n := range servers {
-		names = append(names, n)
-	}
 	logger.Info("serving MCP over streamable HTTP", "url", origin+mcpPath, "version", versionString(),
 		"socket", cfg.socket.String(), "clients", len(servers))
 
