@@ -55,6 +55,10 @@ func TestWaitForTextReadsTheGrid(t *testing.T) {
 		if !strings.Contains(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "status line") {
 			t.Fatalf("the program did not finish drawing")
 		}
+		// The next command is typed at the prompt, not ahead of it: typed
+		// ahead, its echo comes before the prompt and the answer after it,
+		// on the prompt's line ("$ ANSWER-41 here", seen under load).
+		waitPrompt(t, s, pane)
 	}
 }
 
