@@ -59,11 +59,17 @@ build:
 install:
 	$(GO) install $(GOBUILDFLAGS) ./cmd/tmux-mcp
 
+# go test's default 10 minute limit per package binary is too short for cmd/tmux-mcp
+# on a loaded 2-core machine (it took over 600 s beside a second make test at load
+# average 20, 370 s beside one at 10): 30 minutes, as make matrix has, still catches
+# a hang.
+TESTTIMEOUT ?= 30m
+
 test: $(E2E_DEPS) $(AGENTS_DEPS) $(CONFORMANCE_DEPS)
-	$(GO) test -race ./...
+	$(GO) test -race -timeout $(TESTTIMEOUT) ./...
 
 test-short:
-	$(GO) test -short ./...
+	$(GO) test -short -timeout $(TESTTIMEOUT) ./...
 
 matrix: $(E2E_DEPS) $(AGENTS_DEPS) $(CONFORMANCE_DEPS)
 	test/matrix/run $(VERSIONS)
