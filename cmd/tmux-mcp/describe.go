@@ -80,7 +80,7 @@ func schemaLimits(s *jsonschema.Schema) []string {
 		out = append(out, "one of "+strings.Join(vals, ", "))
 	}
 	if s.Pattern != "" {
-		out = append(out, "matches "+s.Pattern)
+		out = append(out, "matches `"+s.Pattern+"`")
 	}
 	if s.Minimum != nil {
 		out = append(out, fmt.Sprintf("at least %v", *s.Minimum))

@@ -11,40 +11,45 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated sections of README.md")
+var update = flag.Bool("update", false, "rewrite the generated sections of README.md and docs/")
 
-var readmePath = filepath.Join("..", "..", "README.md")
-
-// TestReadme keeps the generated sections of README.md (the flags and
-// environment, and the tool catalogue) equal to what the code says. Run
-// `go test ./cmd/tmux-mcp -run TestReadme -update` to rewrite them.
+// TestReadme keeps the generated sections of README.md (the flags and the
+// environment) and of docs/ (the tools reference, the scopes table) equal to
+// what the code says. Run `go test ./cmd/tmux-mcp -run TestReadme -update`
+// to rewrite them.
 func TestReadme(t *testing.T) {
-	b, err := os.ReadFile(readmePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := string(b)
-	want := got
-	for _, s := range []struct{ name, body string }{
-		{"options", optionsTable()},
-		{"tools", toolsTable()},
-		{"scopes", scopesTable()},
+	for _, doc := range []struct {
+		path     string
+		sections map[string]string
+	}{
+		{"README.md", map[string]string{"options": optionsTable()}},
+		{"docs/tools.md", map[string]string{"tools": toolsTable(), "tools-reference": toolsReference()}},
+		{"docs/scopes.md", map[string]string{"scopes": scopesTable()}},
 	} {
-		want, err = replaceSection(want, s.name, s.body)
+		path := filepath.Join("..", "..", filepath.FromSlash(doc.path))
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if want == got {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(readmePath, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
+		got := string(b)
+		want := got
+		for name, body := range doc.sections {
+			want, err = replaceSection(want, name, body)
+			if err != nil {
+				t.Fatalf("%s: %v", doc.path, err)
+			}
 		}
-		return
+		if want == got {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s is out of date: run go test ./cmd/tmux-mcp -run TestReadme -update", doc.path)
 	}
-	t.Errorf("README.md is out of date: run go test ./cmd/tmux-mcp -run TestReadme -update")
 }
 
 // replaceSection replaces the lines between the markers of section name.
@@ -54,7 +59,7 @@ func replaceSection(doc, name, body string) (string, error) {
 	i := strings.Index(doc, begin)
 	j := strings.Index(doc, end)
 	if i < 0 || j < i {
-		return "", fmt.Errorf("README.md lacks the markers %q ... %q", strings.TrimSpace(begin), end)
+		return "", fmt.Errorf("no markers %q ... %q", strings.TrimSpace(begin), end)
 	}
 	return doc[:i+len(begin)] + body + doc[j:], nil
 }
@@ -98,6 +103,34 @@ func toolsTable() string {
 			h = ""
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", t.Name, t.Tier, t.Toolset, h, cell(t.Description))
+	}
+	return b.String()
+}
+
+// toolsReference renders every tool's description and arguments, from the
+// input schema the server enforces, as Markdown.
+func toolsReference() string {
+	var b strings.Builder
+	for _, t := range mcp.Catalogue() {
+		fmt.Fprintf(&b, "### `%s`\n\n%s\n\nTier %s, toolset %s; hints: %s.\n\n", t.Name, t.Description, t.Tier, t.Toolset, hints(t.Annotations))
+		args := toolArgs(t.Input)
+		if len(args) == 0 {
+			b.WriteString("No arguments.\n\n")
+			continue
+		}
+		b.WriteString("| Argument | Type | Default | Meaning |\n| --- | --- | --- | --- |\n")
+		for _, a := range args {
+			name := "`" + a.name + "`"
+			if a.required {
+				name += " (required)"
+			}
+			def := ""
+			if a.def != "" {
+				def = "`" + a.def + "`"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, cell(a.typ), cell(def), cell(a.fullDoc()))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
