@@ -53,7 +53,6 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 			pane := paneOf(t, s, "sh")
 			waitPrompt(t, s, pane)
 			ctx := testCtx(t)
-			half := filepath.Join(dir, "HALF")
 			for try, first := range []bool{true, false} {
 				if !first {
 					// Now with the prompt seen by a run before.
@@ -61,7 +60,10 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 						t.Fatalf("true: got %+v %v", r, err)
 					}
 				}
-				typed := fmt.Sprintf("touch $HOME/HALF # try %d", try)
+				// No comment: zsh -f does not take # as one, and would run
+				// the words after it as file names.
+				typed := fmt.Sprintf("touch $HOME/HALF-%d", try)
+				half := filepath.Join(dir, fmt.Sprintf("HALF-%d", try))
 				fx.Tmux(t, "send-keys", "-t", pane, "-l", typed)
 				if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{typed}, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
 					t.Fatalf("the typed line never showed: %+v %v", w, err)
@@ -78,9 +80,28 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 				if _, err := os.Stat(half); err == nil {
 					t.Fatalf("the person's half-typed command ran")
 				}
-				fx.Tmux(t, "send-keys", "-t", pane, "C-c")
-				if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
-					t.Fatalf("the line was not cleared: %+v %v", w, err)
+				// Clear the line as the answer says, and see the bare prompt
+				// on screen (a wait would not: the line editor redraws a line
+				// begun before the wait in place, which only the grid shows).
+				kill := "C-u" // the line editor's (or the tty's) kill-line
+				if shell[0] == "fish" {
+					kill = "C-c" // fish clears the line on C-c
+				}
+				// fish on tmux 3.8 was seen (2 runs in 6) to leave a C-c
+				// unanswered: the recovery, which is not under test, sends
+				// the key again.
+				bare := func() bool {
+					rows := strings.Split(strings.TrimRight(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "\n"), "\n")
+					return strings.TrimSpace(rows[len(rows)-1]) == "$"
+				}
+				for clear := 0; !bare(); clear++ {
+					if clear == 5 {
+						t.Fatalf("the line was not cleared: %q", fx.Tmux(t, "capture-pane", "-p", "-t", pane))
+					}
+					fx.Tmux(t, "send-keys", "-t", pane, kill)
+					for end := time.Now().Add(2 * time.Second); time.Now().Before(end) && !bare(); {
+						time.Sleep(20 * time.Millisecond) // the screen, which no event announces
+					}
 				}
 				r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo agent-command", Timeout: 30 * time.Second})
 				if err != nil || strings.Join(r.Output, "|") != "agent-command" {
