@@ -269,6 +269,8 @@ func TestModelTruthUnderChurn(t *testing.T) {
 		t.Skip("slow")
 	}
 	fx, s := newTestServer(t)
+	// Each round gets its own deadline: 2,000 forked tmux commands take
+	// minutes on a loaded machine, and the whole run is go test's to bound.
 	ctx := testCtx(t)
 	// The anchor is never a target, so the server always has a session.
 	anchor := fx.NewSession(t, "anchor")
@@ -286,6 +288,7 @@ func TestModelTruthUnderChurn(t *testing.T) {
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	ops := 0
 	for ops < total {
+		ctx := testCtx(t)
 		targets := strings.Fields(fx.Tmux(t, "list-panes", "-a", "-F", "#{session_id} #{window_id} #{pane_id}"))
 		var sessions, windows, panes []string
 		for i := 0; i+2 < len(targets); i += 3 {
