@@ -32,6 +32,8 @@ import (
 //   - 3.5 adds the mirrored layouts.
 //   - From 3.8 copy mode's bindings open their prompts in the pane, and a
 //     key bound to one holds the client that sent it (modes.go).
+//   - 3.8 keeps when a pane last printed (pane_last_output_time), which a
+//     quiet wait uses for a pane no client of ours followed.
 //   - In 3.2, new-session -x/-y do not size the window while window-size is
 //     "latest": the window takes the size of the client that ran the
 //     command, less its status line.
@@ -145,6 +147,10 @@ func (s *Server) checkName(ctx context.Context, what, name string) error {
 // prompts in the pane (command-prompt -P), where a prompt waits for a
 // person whatever prompt the client holds: from 3.8 (see modes.go).
 func (r release) bindsPanePrompts() bool { return r.atLeast(3, 8) }
+
+// knowsLastOutput reports whether tmux keeps when a pane last printed
+// (#{pane_last_output_time}, whole seconds): from 3.8.
+func (r release) knowsLastOutput() bool { return r.atLeast(3, 8) }
 
 // hasMirroredLayouts reports whether main-*-mirrored layouts exist.
 func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }

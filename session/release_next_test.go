@@ -68,3 +68,28 @@ func TestFloatingPanes(t *testing.T) {
 		t.Errorf("forked a tmux")
 	}
 }
+
+// TestQuietKnowsLastOutput (tmux 3.8): a quiet wait on a pane no client of
+// ours followed yet counts from when tmux last saw it print, so a pane that
+// has been quiet long enough answers at once instead of after quiet more.
+func TestQuietKnowsLastOutput(t *testing.T) {
+	fx, s := newTestServer(t)
+	if !fx.AtLeast(t, 3, 8) {
+		t.Skip("pane_last_output_time is new in tmux 3.8")
+	}
+	ctx := testCtx(t)
+	fx.NewSession(t, "quiet", "sh", "-c", "echo printed; exec sleep 100")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", "quiet", "#{pane_id}")
+	fixtures.WaitFor(t, 20*time.Second, "tmux to see the pane print", func() bool {
+		return fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_last_output_time}") != ""
+	})
+	// The quiet under test is time itself: 4 s with nothing printed.
+	time.Sleep(4100 * time.Millisecond)
+	r, err := s.WaitQuiet(ctx, QuietArgs{Pane: PaneRef{PaneID: pane}, Quiet: 3 * time.Second, Timeout: 20 * time.Second})
+	if err != nil || !r.Quiet || r.Changed {
+		t.Fatalf("got %+v %v, want quiet", r, err)
+	}
+	if r.Elapsed >= 2*time.Second {
+		t.Errorf("quiet after %v: the wait counted its 3 s from its start, not from the pane's last output", r.Elapsed)
+	}
+}

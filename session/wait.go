@@ -617,6 +617,21 @@ func (s *Server) waitStream(ctx context.Context, st *panestream.Stream, cursor i
 	}
 }
 
+// lastOutput returns the second after pane last printed, as tmux 3.8 keeps
+// it (pane_last_output_time, whole seconds); false if it never printed or
+// the time cannot be read.
+func (s *Server) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
+	if err != nil {
+		return time.Time{}, false
+	}
+	sec, err := strconv.ParseInt(strings.Join(rs[0].Lines, ""), 10, 64)
+	if err != nil || sec <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(sec+1, 0), true
+}
+
 // QuietArgs are the arguments of [Server.WaitQuiet].
 type QuietArgs struct {
 	Pane PaneRef
@@ -644,7 +659,9 @@ type QuietResult struct {
 // WaitQuiet waits until the pane has printed nothing for a.Quiet (a
 // full-screen program has finished drawing, an agent has finished
 // answering), or with a.Quiet zero until it prints anything, or until the
-// timeout. Changed and Bytes count from this process's last input to the
+// timeout. On tmux 3.8 and later, a pane whose output no client of ours
+// followed yet is quiet since the second after tmux last saw it print.
+// Changed and Bytes count from this process's last input to the
 // pane when its output was followed since, even if the output came before
 // the wait, and from where the last WaitQuiet on the pane ended if that is
 // later; a wait with a.Quiet zero for a change that already happened
@@ -683,6 +700,13 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		since = last
 		if in.Sent && in.At.After(since) {
 			since = in.At
+		}
+	} else if a.Quiet > 0 && !in.Sent && s.release().knowsLastOutput() {
+		// Nothing followed the pane's output yet: tmux 3.8 knows when it
+		// last printed, to the second. The second after it is when the
+		// pane was last seen quiet for sure.
+		if at, ok := s.lastOutput(ctx, pane); ok && at.Before(since) {
+			since = at
 		}
 	}
 	if res.Changed && a.Quiet == 0 {
