@@ -116,9 +116,11 @@ func TestWorkflowRunAndRead(t *testing.T) {
 					t.Errorf("%s: got status %s output %q, want %s and no output", cmd, status(r), r.Output, want)
 				}
 			}
+			// run_command keeps the newest 2,000 lines and says it cut the rest.
 			r := c.run(t, pane, "seq 5000")
-			if len(r.Output) != 5000 || r.Output[0] != "1" || r.Output[4999] != "5000" || r.OutputTruncated {
-				t.Fatalf("seq 5000: got %d lines, truncated %v", len(r.Output), r.OutputTruncated)
+			if len(r.Output) != 2000 || r.Output[0] != "3001" || r.Output[1999] != "5000" || !r.OutputTruncated || status(r) != "0" {
+				t.Fatalf("seq 5000: got %d lines (%q..), truncated %v, status %s; want the last 2000, truncated, status 0",
+					len(r.Output), r.Output[:min(1, len(r.Output))], r.OutputTruncated, status(r))
 			}
 			// cd persists, as the description says.
 			c.run(t, pane, "cd /")
