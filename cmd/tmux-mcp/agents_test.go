@@ -23,24 +23,26 @@ const agentPrompt = "ping from tmux-mcp, answer in three lines"
 // agentLines is the prompt of several lines.
 const agentLines = "first line of the prompt\nsecond line of the prompt\nthird line of the prompt"
 
-// untilScreen reads the pane with capture_pane until cond holds for its text, or fails
-// the test after within, showing the last screen and the fake's log.
-//
-// It polls, every 100 ms: until the waits read what tmux shows (issue 21), none of
-// them sees these CLIs' inline redraws, and wait_for_text timed out on Claude Code's
-// answer while it was on screen. The engine work is to replace this with a wait.
-func (c *client) untilScreen(t *testing.T, pane, what string, within time.Duration, api *agentapi.Server, cond func(string) bool) string {
+// waitScreen waits with wait_for_text (regular expressions) until the pane shows one
+// of patterns while none of absent is on screen, since is wait_for_text's since ("" is
+// its default, after this server's last input); it fails the test, showing the screen
+// and the fake's log, on any other outcome.
+func (c *client) waitScreen(t *testing.T, pane, what string, api *agentapi.Server, since string, timeout float64, patterns []string, absent ...string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		screen := c.screen(t, pane)
-		if cond(screen) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not seen within %v; the pane shows:\n%s\nrequests to the fake:\n%s", what, within, screen, api.Log())
-		}
-		time.Sleep(100 * time.Millisecond)
+	args := map[string]any{"pane_id": pane, "patterns": patterns, "regex": true, "timeout": timeout}
+	if since != "" {
+		args["since"] = since
+	}
+	if len(absent) > 0 {
+		args["absent"] = absent
+	}
+	var w struct {
+		Outcome string `json:"outcome"`
+	}
+	c.ok(t, "wait_for_text", args, &w)
+	if w.Outcome != "matched" {
+		t.Fatalf("%s: wait_for_text %q absent %q: %s; the pane shows:\n%s\nrequests to the fake:\n%s",
+			what, patterns, absent, w.Outcome, c.screen(t, pane), api.Log())
 	}
 }
 
@@ -68,26 +70,37 @@ func (c *client) screenMode(t *testing.T, pane string) string {
 	return "on the main screen"
 }
 
-// lastLine returns the last line of screen that is not blank.
-func lastLine(screen string) string {
-	lines := strings.Split(strings.TrimRight(screen, " \n"), "\n")
-	return lines[len(lines)-1]
-}
-
-// typeThenEnter types text without Enter, waits until the pane shows it (a CLI that
-// is still starting can drop keys, and Enter in the same burst as the text can be
-// taken as part of a paste), then presses Enter on its own.
-func (c *client) typeThenEnter(t *testing.T, pane, text string, api *agentapi.Server) {
+// typeText types text without Enter and waits until the pane shows it: a CLI that is
+// still starting can drop keys, and an Enter in the same burst as the text can be
+// taken as part of a paste.
+func (c *client) typeText(t *testing.T, pane, text string, api *agentapi.Server) {
 	t.Helper()
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": text, "literal": true, "enter": false}, nil)
-	c.untilScreen(t, pane, fmt.Sprintf("%q typed", text), 30*time.Second, api, func(s string) bool { return strings.Contains(s, text) })
-	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "Enter", "enter": false}, nil)
+	c.waitScreen(t, pane, fmt.Sprintf("%q typed", text), api, "screen", 30, []string{regexp.QuoteMeta(text)})
+}
+
+// enterUntil presses Enter until wait_for_text sees pattern after it, at most 5 times,
+// 3 s apart, and returns how many presses it took. An Enter can go unseen: Gemini CLI
+// takes keys that arrive in one burst for a paste, and dropped an Enter pressed within
+// about a tenth of a second of one being drawn, every time here; the next was taken.
+func (c *client) enterUntil(t *testing.T, pane, what string, api *agentapi.Server, pattern string) int {
+	t.Helper()
+	for presses := 1; presses <= 5; presses++ {
+		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "Enter", "enter": false}, nil)
+		var w struct {
+			Outcome string `json:"outcome"`
+		}
+		c.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{pattern}, "regex": true, "timeout": 3}, &w)
+		if w.Outcome == "matched" {
+			return presses
+		}
+	}
+	t.Fatalf("%s: not seen after 5 Enters; the pane shows:\n%s\nrequests:\n%s", what, c.screen(t, pane), api.Log())
+	return 0
 }
 
 // submit presses Enter until the fake gets the nth prompt, at most 5 times, 3 s apart,
-// and returns it with the number of Enters it took. An Enter can go unseen: Gemini CLI
-// dropped one pressed within about a tenth of a second of a paste being drawn; the
-// next was taken.
+// and returns it with the number of Enters it took (see enterUntil).
 func (c *client) submit(t *testing.T, pane string, api *agentapi.Server, n int) (agentapi.Prompt, int) {
 	t.Helper()
 	for presses := 1; presses <= 5; presses++ {
@@ -101,8 +114,11 @@ func (c *client) submit(t *testing.T, pane string, api *agentapi.Server, n int) 
 }
 
 // TestAgentCLIs starts each CLI from a shell as an agent would, waits until it is
-// ready, types a one-line prompt, checks that the fake got it and that the answer is
-// on the screen, quits, and runs a command in the shell that is back.
+// ready, types a one-line prompt, waits until the answer is whole, checks that the fake
+// got the prompt and that capture_pane shows the answer, does the same with a pasted
+// prompt of three lines, quits, and runs a command in the shell that is back. Every
+// wait is wait_for_text, which reads what tmux shows (issue 21): the answer's end is
+// the CLI's closing line with its busy marker absent.
 func TestAgentCLIs(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -115,26 +131,34 @@ func TestAgentCLIs(t *testing.T) {
 			api := agentapi.New(t, &agentapi.Options{Think: time.Second})
 			env := agentcli.Prepare(t, cli, api, nil)
 			screen := agentcli.Screens[cli]
-			ready, busy, done := regexp.MustCompile(screen.Ready), regexp.MustCompile(screen.Busy), regexp.MustCompile(screen.Done)
+			busy := regexp.MustCompile(screen.Busy)
 			c, _, pane := workflow(t)
 
 			start := time.Now()
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
-			c.untilScreen(t, pane, string(cli)+" ready", 90*time.Second, api, func(s string) bool { return lineMatches(ready, s) })
+			c.waitScreen(t, pane, string(cli)+" ready", api, "screen", 90, []string{screen.Ready})
 			t.Logf("%s: ready after %v, %s", cli, time.Since(start).Round(10*time.Millisecond), c.screenMode(t, pane))
 
 			start = time.Now()
-			c.typeThenEnter(t, pane, agentPrompt, api)
-			if p := api.WaitPrompt(t, 1, 60*time.Second); !strings.Contains(p.Text, agentPrompt) {
-				t.Fatalf("the fake got %q, want the prompt %q in it", p.Text, agentPrompt)
+			c.typeText(t, pane, agentPrompt, api)
+			if p, presses := c.submit(t, pane, api, 1); !strings.Contains(p.Text, agentPrompt) || presses != 1 {
+				t.Logf("%s: the typed prompt went with Enter number %d", cli, presses)
+				if !strings.Contains(p.Text, agentPrompt) {
+					t.Fatalf("the fake got %q, want the prompt %q in it", p.Text, agentPrompt)
+				}
 			}
-			answer := c.untilScreen(t, pane, "the whole answer", 60*time.Second, api, func(s string) bool {
-				return strings.Contains(s, "ANSWER-1: the fake model answers") && strings.Contains(s, "line 3 of ANSWER-1") &&
-					!lineMatches(busy, s) && (screen.Done == "" || lineMatches(done, s))
-			})
+			// The turn is over when its closing line is drawn (Gemini CLI has none: the
+			// answer's last line) and the busy marker is gone.
+			end := screen.Done
+			if end == "" {
+				end = "line 3 of ANSWER-1"
+			}
+			c.waitScreen(t, pane, "the whole answer", api, "", 60, []string{end}, screen.Busy)
 			t.Logf("%s: answered after %v, %s", cli, time.Since(start).Round(10*time.Millisecond), c.screenMode(t, pane))
-			if strings.Contains(answer, "ANSWER-2") {
-				t.Fatalf("a second answer on screen:\n%s", answer)
+			answer := c.screen(t, pane)
+			if !strings.Contains(answer, "ANSWER-1: the fake model answers") || !strings.Contains(answer, "line 3 of ANSWER-1") ||
+				lineMatches(busy, answer) || strings.Contains(answer, "ANSWER-2") {
+				t.Fatalf("the wait said the answer was whole; the pane shows:\n%s", answer)
 			}
 
 			// A prompt of several lines, pasted as a person's terminal pastes it
@@ -144,26 +168,21 @@ func TestAgentCLIs(t *testing.T) {
 			}
 			c.ok(t, "load_buffer", map[string]any{"content": agentLines, "logical_name": "prompt"}, &buf)
 			c.ok(t, "paste_buffer", map[string]any{"buffer_name": buf.BufferName, "pane_id": pane, "bracket": true}, nil)
-			c.untilScreen(t, pane, "the pasted prompt", 30*time.Second, api, func(s string) bool {
-				return strings.Contains(s, "third line of the prompt") || strings.Contains(s, "Pasted text")
-			})
+			c.waitScreen(t, pane, "the pasted prompt", api, "screen", 30, []string{"third line of the prompt", "Pasted text"})
 			p, presses := c.submit(t, pane, api, 2)
 			if !strings.Contains(p.Text, agentLines) {
 				t.Fatalf("the fake got %q, want the three lines %q in it", p.Text, agentLines)
 			}
 			t.Logf("%s: the pasted prompt went with Enter number %d", cli, presses)
-			c.untilScreen(t, pane, "the second answer", 60*time.Second, api, func(s string) bool {
-				return strings.Contains(s, "ANSWER-2: the fake model answers") && strings.Contains(s, "line 3 of ANSWER-2") &&
-					!lineMatches(busy, s)
-			})
-
-			for _, key := range screen.Quit {
-				c.typeThenEnter(t, pane, key, api)
+			c.waitScreen(t, pane, "the second answer", api, "", 60, []string{"line 3 of ANSWER-2"}, screen.Busy)
+			if answer := c.screen(t, pane); !strings.Contains(answer, "ANSWER-2: the fake model answers") || lineMatches(busy, answer) {
+				t.Fatalf("the wait said the second answer was whole; the pane shows:\n%s", answer)
 			}
-			shellBack := regexp.MustCompile(prompt)
-			c.untilScreen(t, pane, "the shell's prompt after "+string(cli), 30*time.Second, api, func(s string) bool {
-				return shellBack.MatchString(lastLine(s))
-			})
+
+			c.typeText(t, pane, screen.Quit, api)
+			if presses := c.enterUntil(t, pane, "the shell's prompt after "+string(cli), api, prompt); presses != 1 {
+				t.Logf("%s: %s went with Enter number %d", cli, screen.Quit, presses)
+			}
 			if r := c.run(t, pane, "echo shell-back"); fmt.Sprint(r.Output) != "[shell-back]" || status(r) != "0" {
 				t.Fatalf("after quitting %s: got %+v, want the shell to run echo", cli, r)
 			}
