@@ -37,6 +37,11 @@ func TestWaitForTextReadsTheGrid(t *testing.T) {
 	}
 	for i, since := range []string{"", SinceScreen} {
 		n := 40 + i
+		// Each command is typed at the prompt, not ahead of it: typed ahead,
+		// its echo comes before the prompt and the answer after it, on the
+		// prompt's line ("$ ANSWER-40 here", "$ ANSWER-41 here", seen under
+		// load, after the first answer and after the previous iteration).
+		waitPrompt(t, s, pane)
 		if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: inlineRedraw("ANSWER", n), Enter: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -55,10 +60,6 @@ func TestWaitForTextReadsTheGrid(t *testing.T) {
 		if !strings.Contains(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "status line") {
 			t.Fatalf("the program did not finish drawing")
 		}
-		// The next command is typed at the prompt, not ahead of it: typed
-		// ahead, its echo comes before the prompt and the answer after it,
-		// on the prompt's line ("$ ANSWER-41 here", seen under load).
-		waitPrompt(t, s, pane)
 	}
 }
 
