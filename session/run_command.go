@@ -268,7 +268,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 // exitGrace bounds how long RunCommand waits for a program that holds the
 // pane to give it back to the shell; probeEvery spaces the looks.
 const (
-	exitGrace  = 500 * time.Millisecond
+	exitGrace  = time.Second
 	probeEvery = 10 * time.Millisecond
 )
 

@@ -49,6 +49,10 @@ func TestWaitAfterInputSkipsEchoAndOldLines(t *testing.T) {
 				t.Fatalf("first READY: got %+v %v", r, err)
 			}
 			for i := range 3 {
+				// Type at the prompt: typed ahead, the prompt can be drawn
+				// inside the echo ("sleep#  0.3; ...", seen on 3.6b), which
+				// no echo filter can tell from output.
+				waitPrompt(t, s, c.pane)
 				token := fmt.Sprintf("DONE_%d", 42+i)
 				if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "sleep 0.3; echo READY " + token, Enter: true}); err != nil {
 					t.Fatal(err)
