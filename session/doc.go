@@ -21,6 +21,9 @@
 //   - link.go: the control clients' lives (connect, dial, the supervisor
 //     that reconnects, leaving a session about to be killed, Close) and
 //     watchers.go the extra clients that follow other sessions' panes.
+//     A link is built from a way to start clients (clients.go: on the
+//     Server's host, or a test's fake), the gate and the events it tells
+//     its Server; it knows nothing else of the Server.
 //   - server.go: running commands: send (one line on a given client,
 //     through the gate), exec (connect, resend what is safe to resend,
 //     map errors), execChange (exec that marks the model dirty), forkTmux

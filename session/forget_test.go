@@ -6,63 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
-
-// TestEndedClientSparesTheNewOnesStreams is the race of a client that ends
-// while a new one has already connected: the old client's supervisor used
-// to read the current source number, so it ended the new client's pane
-// streams and their waiters failed with a spurious connection_lost. What
-// the supervisor does for an ended client (link.ended) ends only that
-// client's streams, and drops only that client.
-func TestEndedClientSparesTheNewOnesStreams(t *testing.T) {
-	fx, s := newTestServer(t)
-	ctx := testCtx(t)
-	fx.NewSession(t, "a", "cat")
-	pane := paneOf(t, s, "a")
-	st, release, err := s.watchPane(ctx, pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	s.link.mu.Lock()
-	current, src := s.link.conn, s.link.src
-	s.link.mu.Unlock()
-	if current == nil || src == 0 {
-		t.Fatal("not connected")
-	}
-
-	// Another client of this Server, ended, whose supervisor runs only now
-	// that the current one is connected, and a stream it was delivering.
-	old, err := s.link.startClient(ctx, "", func(uint64, *clientRef, controlmode.Notification) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.link.closeClient(old.conn())
-	<-old.conn().Done()
-	fx.NewSession(t, "b", "cat")
-	oldSt := s.streams.Get(paneOf(t, s, "b"))
-	oldSt.Adopt(old.src)
-	s.link.ended(old.conn(), old.src)
-
-	lost, source := st.Read(0).ConnLost, st.Source()
-	if lost || source != src {
-		t.Errorf("the current client's stream: lost %v, source %d; want not lost, source %d", lost, source, src)
-	}
-	if !oldSt.Read(0).ConnLost {
-		t.Error("the ended client's own stream was not marked lost")
-	}
-	s.link.mu.Lock()
-	still := s.link.conn == current
-	s.link.mu.Unlock()
-	if !still {
-		t.Error("forgetting an old client dropped the current one")
-	}
-	if _, err := s.Panes(ctx, PaneScope{}); err != nil {
-		t.Errorf("a call after: %v", err)
-	}
-}
 
 // TestResyncOutlivesACancelledCaller shares one resync between two callers
 // and cancels the first while tmux holds it up: the second still gets the

@@ -3,8 +3,10 @@ package session
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,8 +29,27 @@ type Host interface {
 	// kind says how the command must end when its local process does.
 	command(ctx context.Context, tmux string, args []string, kind commandKind) ([]string, error)
 	// remote reports whether the host is another machine, whose sockets
-	// and files this process cannot see.
+	// and files this process cannot see. Only this file and ssh.go ask:
+	// everywhere else the host does the work itself.
 	remote() bool
+	// closeClient closes control client c, bounded as the host needs.
+	closeClient(c *controlmode.Conn, log *slog.Logger)
+	// superviseClient watches what the host runs for control client c,
+	// on a goroutine that spawn starts, where the host needs it.
+	superviseClient(c *controlmode.Conn, spawn func(func()) bool, log *slog.Logger)
+	// path returns the host's form of a path given by the caller: on this
+	// machine made absolute, on another left as given (this process cannot
+	// resolve it).
+	path(p string) (string, error)
+	// probeServers is [Manager.ProbeServers] on the host.
+	probeServers(ctx context.Context, m *Manager, dir string, extra []string) []ServerStatus
+	// preflight checks what can be checked before a control client of
+	// the server on sock starts.
+	preflight(o *Options, sock Socket) error
+	// controlArgv returns the command line of a control client of the
+	// server on sock running cmd, for controlmode.Options.Argv; nil lets
+	// controlmode build it from the socket flags.
+	controlArgv(ctx context.Context, o *Options, sock Socket, cmd []string) ([]string, error)
 	// Close ends what the host keeps open (the ssh connection). Servers
 	// of a closed host cannot connect again.
 	Close() error
@@ -60,15 +81,61 @@ func (localHost) command(_ context.Context, tmux string, args []string, _ comman
 
 func (localHost) remote() bool { return false }
 
+// closeClient closes c: on this machine Conn.Close is bounded, it kills
+// its tmux if tmux does not leave.
+func (localHost) closeClient(c *controlmode.Conn, _ *slog.Logger) { c.Close() }
+
+func (localHost) superviseClient(*controlmode.Conn, func(func()) bool, *slog.Logger) {}
+
+func (localHost) path(p string) (string, error) { return filepath.Abs(p) }
+
+func (localHost) probeServers(ctx context.Context, m *Manager, dir string, extra []string) []ServerStatus {
+	return m.probeLocal(ctx, dir, extra)
+}
+
+// preflight checks, on this machine, that tmux can be run and a server
+// listens on the socket.
+func (localHost) preflight(o *Options, sock Socket) error {
+	if _, err := exec.LookPath(o.Tmux); err != nil {
+		return noBinary(o.Tmux, err)
+	}
+	if sock.File(o.SocketDir) == "" {
+		return &Error{Kind: KindNoServer, Msg: "cannot find socket " + sock.String() + ": no socket directory was configured (session.Options.SocketDir)"}
+	}
+	if !sock.listening(o.SocketDir) {
+		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + sock.String(), Err: errNoServer}
+	}
+	return nil
+}
+
+func (localHost) controlArgv(context.Context, *Options, Socket, []string) ([]string, error) {
+	return nil, nil
+}
+
+// hostOf returns the Host of o: this machine when o names none.
+func hostOf(o *Options) Host {
+	if o.Host == nil {
+		return localHost{}
+	}
+	return o.Host
+}
+
+// gateDir returns the directory the crash gate of the server on sock locks
+// in: its socket's, on this machine. Remotely, or with no socket directory
+// known, there is no directory of ours to lock: the gate holds this
+// process only.
+func gateDir(o *Options, sock Socket) string {
+	file := sock.File(o.SocketDir)
+	if file == "" || hostOf(o).remote() {
+		return ""
+	}
+	return filepath.Dir(file)
+}
+
 func (localHost) Close() error { return nil }
 
 // host returns the Host the Server's tmux runs on.
-func (s *Server) host() Host {
-	if s.opts.Host == nil {
-		return localHost{}
-	}
-	return s.opts.Host
-}
+func (s *Server) host() Host { return hostOf(s.opts) }
 
 // tmuxCommand is exec.CommandContext for tmux with args, on the Server's
 // host. The caller calls cleanup once the command has ended. A blocking
@@ -103,25 +170,6 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 	}, nil
 }
 
-// preflight checks what can be checked before a control client starts: on
-// this machine, that tmux can be run and a server listens on the socket.
-// On another host, starting the client is the check.
-func (s *Server) preflight() error {
-	if s.host().remote() || s.opts.startConn != nil {
-		return nil
-	}
-	if _, err := exec.LookPath(s.opts.Tmux); err != nil {
-		return s.noBinary(err)
-	}
-	if s.SocketFile() == "" {
-		return &Error{Kind: KindNoServer, Msg: "cannot find socket " + s.sock.String() + ": no socket directory was configured (session.Options.SocketDir)"}
-	}
-	if !s.sock.listening(s.opts.SocketDir) {
-		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
-	}
-	return nil
-}
-
 // hostFailure is the error for a one-shot that failed on the way to the
 // host rather than in tmux: ssh exits with status 255 when it cannot reach
 // the host or loses the connection. The command may have run.
@@ -142,18 +190,6 @@ func (s *Server) serverListening(ctx context.Context) bool {
 	}
 	_, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
 	return !noServerMessage(err)
-}
-
-// controlArgv returns the command line of a control client running cmd,
-// for controlmode.Options.Argv: nil on this machine, where controlmode
-// builds it from the socket flags.
-func (s *Server) controlArgv(ctx context.Context, cmd []string) ([]string, error) {
-	if !s.host().remote() {
-		return nil, nil
-	}
-	args := append([]string{"-u"}, s.sock.args()...)
-	args = append(args, "-N", "-C")
-	return s.host().command(ctx, s.opts.Tmux, append(args, cmd...), controlClient)
 }
 
 // spawnArgs is SpawnArgs.args on the Server's host. On another host the
@@ -194,69 +230,4 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 	}
 	// tmux expands formats in -c; a directory holds none.
 	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
-}
-
-// sshCloseWait bounds how long closing a control client over ssh may take
-// before the host's connection is ended under it.
-const sshCloseWait = 5 * time.Second
-
-// closeConn closes c. On this machine Conn.Close is bounded: it kills its
-// tmux if tmux does not leave. Over ssh the process it kills is the local
-// ssh, which handed the client's terminal and output pipe to the master
-// ssh; a master that keeps the session's descriptors open then keeps
-// Close waiting for the end of the output for ever. Past sshCloseWait the
-// host ends its connection (every session on it; the others reconnect),
-// which closes them.
-func (s *Server) closeConn(c *controlmode.Conn) {
-	h, ok := s.host().(*sshHost)
-	if !ok {
-		c.Close()
-		return
-	}
-	done := make(chan struct{})
-	go func() {
-		c.Close()
-		close(done)
-	}()
-	t := time.NewTimer(sshCloseWait)
-	defer t.Stop()
-	select {
-	case <-done:
-		return
-	case <-t.C:
-	}
-	s.opts.Logger.Warn("a control client over ssh did not close; ending the connection", "host", h.String())
-	h.abort()
-	<-done
-}
-
-// watchSSHClient ends the host's connection when the local ssh of control
-// client c exits and c lives on. The master ssh holds the session's
-// descriptors, the client's stderr pipe among them: when that ssh was
-// killed, the master closed the output but kept stderr open, and the
-// Conn, waiting for its process's stderr to end, neither worked nor ended
-// (now and then; the README has how often). Ending the connection ends
-// every session on it; the Server reconnects.
-func (s *Server) watchSSHClient(c *controlmode.Conn) {
-	h, ok := s.host().(*sshHost)
-	if !ok || c.Pid() == 0 {
-		return
-	}
-	// On the link's wait group, so that Close returns only once this has:
-	// closing the link ends c, and with it its ssh.
-	s.link.spawn(func() {
-		if !waitExited(c.Pid()) {
-			return
-		}
-		// The usual end: the client's output ends as the process does.
-		t := time.NewTimer(time.Second)
-		defer t.Stop()
-		select {
-		case <-c.Done():
-			return
-		case <-t.C:
-		}
-		s.opts.Logger.Warn("the ssh of a control client exited, and the client did not end; ending the connection", "host", h.String())
-		h.abort()
-	})
 }

@@ -3,13 +3,16 @@ package session
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
+	"golang.org/x/sync/singleflight"
 )
 
 // connectTimeout bounds one attempt to start the control client.
@@ -25,10 +28,64 @@ const settleTimeout = 5 * time.Second
 var reconnectDelays = []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond,
 	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second}
 
+// linkStatus is where the main client of a link is in its life.
+type linkStatus int
+
+const (
+	// linkIdle: no client, before the first connect or once the last one
+	// was dropped.
+	linkIdle linkStatus = iota
+	// linkDialing: a connect is under way; dialing is closed when it ends.
+	linkDialing
+	// linkLive: a client is installed. It may have ended by now, which
+	// its Err tells, until its supervisor (or a caller) drops it.
+	linkLive
+	// linkClosed: close ran; nothing starts from here on.
+	linkClosed
+)
+
+// linkEvents is what a link tells, and asks of, the Server it serves.
+// Every field is set.
+type linkEvents struct {
+	// ready prepares main client c, just started, and reads what the link
+	// records of its server (installing the model from the same round
+	// trip).
+	ready func(ctx context.Context, c *controlmode.Conn) (serverInfo, error)
+	// note handles a notification of client src (the main client's or a
+	// watcher's), on that client's reader goroutine.
+	note func(src uint64, ref *clientRef, n controlmode.Notification)
+	// owned returns the sessions of generation gen that this process
+	// owns: the main client attaches to one of them first.
+	owned func(gen string) []string
+	// generation says that a client of a new generation was installed.
+	// It runs under the link's mu.
+	generation func(gen string)
+	// dropped says that the main client was dropped: its model is stale.
+	// It runs under the link's mu.
+	dropped func()
+	// sourceEnded says that client src ended: the streams it fed end.
+	sourceEnded func(src uint64)
+	// resynced returns once no resync that could be using a dropped
+	// client is under way.
+	resynced func()
+	// send runs cmds on client c, as every command of the Server runs
+	// (through the gate, with its effects recorded).
+	send func(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+}
+
+// serverInfo is what a link records of the server a new main client
+// reached.
+type serverInfo struct {
+	gen     string          // the server's generation
+	version string          // its tmux version
+	keys    *modekeys.Table // keys whose copy-mode binding would hold the client; nil where none can
+}
+
 // link is a Server's connection to its tmux server: the main control
 // client, the watchers attached to other sessions, and every step of their
 // lives. It is the only writer of its fields; the rest of the Server asks
-// it for the current client.
+// it for the current client. It is built from what it needs: a way to
+// start clients, the gate, and the events it tells the Server.
 //
 // The main client's life: [link.connect] starts one [link.dial] when no
 // client is live, and every caller shares that attempt. dial runs
@@ -38,27 +95,34 @@ var reconnectDelays = []time.Duration{0, 10 * time.Millisecond, 50 * time.Millis
 // and [link.settle], so that the client moves away first or is known to be
 // gone after. [link.close] ends it all.
 type link struct {
-	s      *Server        // what the clients serve: the gate, the model, the streams
-	stop   chan struct{}  // closed by close
-	wg     sync.WaitGroup // what spawn, connect, dial and feed start; close waits for it
-	dials  atomic.Uint64  // successful connects, for tests and the README's figures
-	srcSeq atomic.Uint64  // numbers the control clients, as sources of output
+	clients clientStarter
+	gate    *crashgate.Gate // attaches hold it alone, closes share it
+	ev      linkEvents
+	log     *slog.Logger
+	name    string        // the socket, in logs
+	idle    time.Duration // how long a watcher with no reader stays
+
+	stop   chan struct{}      // closed by close
+	wg     sync.WaitGroup     // every goroutine the link starts; close waits for it
+	group  singleflight.Group // watchers being started, by session id
+	dials  atomic.Uint64      // successful connects, for tests and the README's figures
+	srcSeq atomic.Uint64      // numbers the control clients, as sources of output
 
 	mu       sync.Mutex          // guards the fields below
-	conn     *controlmode.Conn   // the main client; nil before it connects and once it is dropped
+	status   linkStatus          // written only by connect, dial, dropIfCurrent and close
+	conn     *controlmode.Conn   // the main client while status is linkLive, else nil
 	src      uint64              // conn's source number
 	gen      string              // generation of the server conn is attached to
 	rel      release             // what that server's tmux release does
 	keys     *modekeys.Table     // keys whose copy-mode binding would hold conn; nil where none can
 	attached string              // session id the client is attached to
-	dialing  chan struct{}       // non-nil while a connect is under way; closed when it ends
+	dialing  chan struct{}       // while status is linkDialing; closed when the dial ends
 	dialErr  error               // the outcome of the last connect
-	closed   bool                // set by close; no goroutine is started after it
 	watchers map[string]*watcher // extra clients attached to other sessions, by session id
 }
 
-func newLink(s *Server) *link {
-	return &link{s: s, stop: make(chan struct{})}
+func newLink(clients clientStarter, gate *crashgate.Gate, ev linkEvents, log *slog.Logger, name string) *link {
+	return &link{clients: clients, gate: gate, ev: ev, log: log, name: name, idle: WatcherIdle, stop: make(chan struct{})}
 }
 
 // errLinkClosed is the error of a call on a closed Server.
@@ -71,7 +135,7 @@ func errLinkClosed() error {
 func (l *link) spawn(f func()) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if l.status == linkClosed {
 		return false
 	}
 	l.wg.Add(1)
@@ -82,17 +146,20 @@ func (l *link) spawn(f func()) bool {
 	return true
 }
 
+// stopped is closed once the link is.
+func (l *link) stopped() <-chan struct{} { return l.stop }
+
 // close ends every client and every goroutine of the link, and reports
 // whether this call closed it. Every goroutine is started under mu while
-// closed is false, so the Wait below sees all of them; a dial still under
-// way closes its own client when it finds the link closed.
+// the link is not closed, so the Wait below sees all of them; a dial still
+// under way closes its own client when it finds the link closed.
 func (l *link) close() bool {
 	l.mu.Lock()
-	if l.closed {
+	if l.status == linkClosed {
 		l.mu.Unlock()
 		return false
 	}
-	l.closed = true
+	l.status = linkClosed
 	close(l.stop)
 	c := l.conn
 	l.conn = nil
@@ -104,22 +171,28 @@ func (l *link) close() bool {
 	return true
 }
 
-// closeClient detaches c when no client of ours is attaching: tmux tells
+// closeClient closes c when no client of ours is attaching: tmux tells
 // every control client that one detached (see Server.gate).
 func (l *link) closeClient(c *controlmode.Conn) {
-	l.s.gate.RLock()
-	defer l.s.gate.RUnlock()
-	l.s.closeConn(c)
+	l.gate.RLock()
+	defer l.gate.RUnlock()
+	l.clients.close(c)
+}
+
+// currentLocked returns the main client if it is live, else nil. l.mu is
+// held.
+func (l *link) currentLocked() *controlmode.Conn {
+	if l.status != linkLive || l.conn.Err() != nil {
+		return nil
+	}
+	return l.conn
 }
 
 // current returns the main client if it is live, else nil.
 func (l *link) current() *controlmode.Conn {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.conn == nil || l.conn.Err() != nil {
-		return nil
-	}
-	return l.conn
+	return l.currentLocked()
 }
 
 // live reports whether the main client is up.
@@ -130,7 +203,7 @@ func (l *link) live() bool { return l.current() != nil }
 func (l *link) installed() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.conn != nil
+	return l.status == linkLive
 }
 
 // generation returns the generation of the server the main client is
@@ -165,8 +238,8 @@ func (l *link) stats() ConnStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	st := ConnStats{Attached: l.attached, Dials: l.dials.Load()}
-	if l.conn != nil && l.conn.Err() == nil {
-		st.Connected, st.Pid, st.Stats = true, l.conn.Pid(), l.conn.Stats()
+	if c := l.currentLocked(); c != nil {
+		st.Connected, st.Pid, st.Stats = true, c.Pid(), c.Stats()
 	}
 	return st
 }
@@ -176,17 +249,21 @@ func (l *link) stats() ConnStats {
 func (l *link) connect(ctx context.Context) (*controlmode.Conn, error) {
 	for {
 		l.mu.Lock()
-		if l.closed {
+		switch l.status {
+		case linkClosed:
 			l.mu.Unlock()
 			return nil, errLinkClosed()
+		case linkLive:
+			if c := l.currentLocked(); c != nil {
+				l.mu.Unlock()
+				return c, nil
+			}
+			// Ended, and its supervisor has not dropped it yet: it will
+			// find it gone.
+			l.dropLocked()
 		}
-		if l.conn != nil && l.conn.Err() == nil {
-			c := l.conn
-			l.mu.Unlock()
-			return c, nil
-		}
-		if l.dialing == nil {
-			l.dialing = make(chan struct{})
+		if l.status != linkDialing {
+			l.status, l.dialing = linkDialing, make(chan struct{})
 			l.wg.Add(1)
 			go l.dial(l.dialing)
 		}
@@ -215,24 +292,26 @@ func (l *link) dial(done chan struct{}) {
 	defer l.wg.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	ref, gen, version, keys, err := l.start(ctx)
-	var c *controlmode.Conn
-	if ref != nil {
-		c = ref.conn()
-	}
+	ref, info, err := l.start(ctx)
 	var orphan *controlmode.Conn // a client made for a link closed meanwhile
 	l.mu.Lock()
 	switch {
+	case l.status == linkClosed:
+		if ref != nil {
+			orphan = ref.conn()
+		}
+		err = errLinkClosed()
 	case err != nil:
-	case l.closed:
-		orphan, err = c, errLinkClosed()
+		l.status = linkIdle
 	default:
-		if gen != l.gen {
-			l.s.owned.keep(gen)
+		if info.gen != l.gen {
+			l.ev.generation(info.gen)
 		}
 		// The client's fields change together: whoever reads conn reads
 		// its source number, generation and release with it.
-		l.conn, l.src, l.gen, l.rel, l.keys = c, ref.src, gen, releaseOf(version), keys
+		c := ref.conn()
+		l.status = linkLive
+		l.conn, l.src, l.gen, l.rel, l.keys = c, ref.src, info.gen, releaseOf(info.version), info.keys
 		l.attached = ref.session()
 		l.dials.Add(1)
 		l.wg.Add(1)
@@ -247,46 +326,26 @@ func (l *link) dial(done chan struct{}) {
 }
 
 // start runs the main client, attached to a session this process owns if
-// there is one, else to the one tmux picks, and returns it with the
-// server's generation and its version.
-func (l *link) start(ctx context.Context) (ref *clientRef, gen, version string, keys *modekeys.Table, err error) {
-	s := l.s
-	targets := s.owned.list(l.generation())
-	if err := s.preflight(); err != nil {
-		return nil, "", "", nil, err
-	}
-	for _, t := range append(targets, "") {
+// there is one, else to the one tmux picks, and returns it with what it
+// read of the server.
+func (l *link) start(ctx context.Context) (*clientRef, serverInfo, error) {
+	var ref *clientRef
+	var err error
+	for _, t := range append(l.ev.owned(l.generation()), "") {
 		ref, err = l.startClient(ctx, t, l.onMainNotification)
 		if err == nil {
 			break
 		}
 	}
 	if err != nil {
-		return nil, "", "", nil, s.startError(err)
+		return nil, serverInfo{}, err
 	}
-	c := ref.conn()
-	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
-	// The generation, the version and the whole model in one round trip.
-	_, epoch := s.model.needsSync()
-	cmds := append([]controlmode.Command{
-		controlmode.NewCommand("display-message", "-p", "#{pid}:#{start_time}"),
-		controlmode.NewCommand("display-message", "-p", "#{version}"),
-	}, s.fmts.listCommands()...)
-	rs, err := s.send(ctx, c, cmds...)
-	if err != nil || len(rs[0].Lines) != 1 || len(rs[1].Lines) != 1 {
-		l.closeClient(c)
-		if err == nil {
-			err = errors.New("unexpected reply to the generation query")
-		}
-		return nil, "", "", nil, &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
+	info, err := l.ev.ready(ctx, ref.conn())
+	if err != nil {
+		l.closeClient(ref.conn())
+		return nil, serverInfo{}, err
 	}
-	gen, version = rs[0].Lines[0], rs[1].Lines[0]
-	rel := releaseOf(version)
-	s.installSync(epoch, gen, rel, rs[2:])
-	if rel.bindsPanePrompts() {
-		keys = s.readModeKeys(ctx, c)
-	}
-	return ref, gen, version, keys, nil
+	return ref, info, nil
 }
 
 // pauseAfter is the pause-after flag of every client: tmux discards a
@@ -304,44 +363,20 @@ func (l *link) startClient(ctx context.Context, target string, handle func(src u
 	}
 	src := l.srcSeq.Add(1)
 	ref := &clientRef{src: src} // src is fixed from here: read without the lock
+	argv, err := l.clients.prepare(ctx, cmd)
+	if err != nil {
+		return nil, err
+	}
 	// Attaching holds the gate alone: see Server.gate.
-	argv, err := l.s.controlArgv(ctx, cmd)
+	l.gate.Lock()
+	defer l.gate.Unlock()
+	c, err := l.clients.start(ctx, argv, cmd, func(n controlmode.Notification) { handle(src, ref, n) })
 	if err != nil {
 		return nil, err
 	}
-	l.s.gate.Lock()
-	defer l.s.gate.Unlock()
-	c, err := l.startConn(ctx, argv, cmd, func(n controlmode.Notification) { handle(src, ref, n) })
-	if err != nil {
-		return nil, err
-	}
-	l.s.watchSSHClient(c)
+	l.clients.supervise(c, l.spawn)
 	ref.setConn(c)
 	return ref, nil
-}
-
-// startConn starts one control client running cmd: a tmux process, or
-// the fake a test supplies (Options.startConn). It is the only place that
-// starts one.
-func (l *link) startConn(ctx context.Context, argv, cmd []string, onNote func(controlmode.Notification)) (*controlmode.Conn, error) {
-	o := l.s.opts
-	co := &controlmode.Options{
-		Argv:           argv,
-		Env:            o.Env,
-		Tmux:           o.Tmux,
-		Socket:         l.s.sock.Name,
-		SocketPath:     l.s.sock.Path,
-		Command:        cmd,
-		OnNotification: onNote,
-		NoStartServer:  true,
-		Logger:         o.Logger,
-		Pipes:          o.Pipes,
-		ReplyTimeout:   o.ReplyDeadline,
-	}
-	if o.startConn != nil {
-		return o.startConn(ctx, co)
-	}
-	return controlmode.Start(ctx, co)
 }
 
 // onMainNotification handles the main clients' notifications. It runs on
@@ -352,12 +387,12 @@ func (l *link) onMainNotification(src uint64, ref *clientRef, n controlmode.Noti
 	if sc, ok := n.(controlmode.SessionChanged); ok {
 		ref.setSession(sc.Session)
 		l.mu.Lock()
-		if l.conn != nil && l.src == src {
+		if l.status == linkLive && l.src == src {
 			l.attached = sc.Session
 		}
 		l.mu.Unlock()
 	}
-	l.s.onClientNotification(src, ref, n)
+	l.ev.note(src, ref, n)
 }
 
 // reconnectAfterEnd waits for main client c, whose source number is src,
@@ -369,7 +404,7 @@ func (l *link) reconnectAfterEnd(c *controlmode.Conn, src uint64) {
 	case <-l.stop:
 		return
 	}
-	l.s.opts.Logger.Info("tmux control client ended", "socket", l.s.sock.String(), "err", c.Err())
+	l.log.Info("tmux control client ended", "socket", l.name, "err", c.Err())
 	l.ended(c, src)
 	var ee *controlmode.ExitError
 	if errors.As(c.Err(), &ee) && ee.Reason == "server exited unexpectedly" {
@@ -387,7 +422,7 @@ func (l *link) reconnectAfterEnd(c *controlmode.Conn, src uint64) {
 // one).
 func (l *link) ended(c *controlmode.Conn, src uint64) {
 	l.dropIfCurrent(c)
-	l.s.streams.SourceEnded(src)
+	l.ev.sourceEnded(src)
 }
 
 // dropIfCurrent drops main client c, which has ended, if it is still the
@@ -395,11 +430,15 @@ func (l *link) ended(c *controlmode.Conn, src uint64) {
 func (l *link) dropIfCurrent(c *controlmode.Conn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if c != nil && l.conn == c {
-		l.conn = nil
-		l.attached = ""
-		l.s.model.reset()
+	if c != nil && l.status == linkLive && l.conn == c {
+		l.dropLocked()
 	}
+}
+
+// dropLocked drops the installed main client. l.mu is held.
+func (l *link) dropLocked() {
+	l.status, l.conn, l.attached = linkIdle, nil, ""
+	l.ev.dropped()
 }
 
 // reconnect tries to connect again with growing pauses, and gives up when
@@ -419,7 +458,7 @@ func (l *link) reconnect() {
 		if err == nil || noServer(err) {
 			return
 		}
-		l.s.opts.Logger.Debug("reconnect failed", "socket", l.s.sock.String(), "err", err)
+		l.log.Debug("reconnect failed", "socket", l.name, "err", err)
 	}
 }
 
@@ -440,9 +479,7 @@ func (l *link) waitEnded(ctx context.Context, c *controlmode.Conn) {
 		return
 	}
 	l.dropIfCurrent(c)
-	// A barrier, not a resync: it joins the resync in flight under the
-	// same key, or returns at once.
-	_, _, _ = l.s.group.Do("sync", func() (any, error) { return nil, nil })
+	l.ev.resynced()
 }
 
 // settle returns once the main client has either survived or ended after
@@ -456,7 +493,7 @@ func (l *link) settle(ctx context.Context) {
 		return
 	}
 	// A client whose session was destroyed has none left: it is exiting.
-	rs, err := l.s.send(ctx, c, controlmode.NewCommand("display-message", "-p", "#{client_session}"))
+	rs, err := l.ev.send(ctx, c, controlmode.NewCommand("display-message", "-p", "#{client_session}"))
 	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] != "" {
 		return
 	}
@@ -474,28 +511,28 @@ func (l *link) settle(ctx context.Context) {
 // anyway.
 func (l *link) leave(ctx context.Context, id string) {
 	l.mu.Lock()
-	attached, c := l.attached, l.conn
+	attached, c, gen := l.attached, l.currentLocked(), l.gen
 	l.mu.Unlock()
-	if attached == "" || attached != id || c == nil || c.Err() != nil {
+	if attached == "" || attached != id || c == nil {
 		return
 	}
-	s := l.s
-	s.model.markDirty() // a fresh list: another client's new session will do
-	sessions, err := s.Sessions(ctx)
+	// A fresh list, on the client itself: another client's new session
+	// will do.
+	rs, err := l.ev.send(ctx, c, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
 	if err != nil {
 		return
 	}
-	owned := s.owned.list(l.generation())
+	owned := l.ev.owned(gen)
 	other := ""
-	for _, x := range sessions {
-		if x.ID != id && (other == "" || slices.Contains(owned, x.ID)) {
-			other = x.ID
+	for _, x := range rs[0].Lines {
+		if x != id && (other == "" || slices.Contains(owned, x)) {
+			other = x
 		}
 	}
 	if other == "" {
 		return
 	}
-	_, _ = s.send(ctx, c, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
+	_, _ = l.ev.send(ctx, c, controlmode.NewCommand("switch-client", "-t", other)) // Best effort, see above.
 }
 
 // leaveIfLast is leave for an operation that removes window id or pane id
@@ -504,16 +541,16 @@ func (l *link) leave(ctx context.Context, id string) {
 // recognised; for anything else settle catches a client that ends.
 func (l *link) leaveIfLast(ctx context.Context, id string) {
 	l.mu.Lock()
-	attached := l.attached
+	attached, c := l.attached, l.currentLocked()
 	l.mu.Unlock()
-	if attached == "" {
+	if attached == "" || c == nil {
 		return
 	}
 	list := controlmode.NewCommand("list-windows", "-t", attached, "-F", "#{window_id}")
 	if isPaneID(id) {
 		list = controlmode.NewCommand("list-panes", "-s", "-t", attached, "-F", "#{pane_id}")
 	}
-	rs, err := l.s.exec(ctx, list)
+	rs, err := l.ev.send(ctx, c, list)
 	if err == nil && len(rs[0].Lines) == 1 && rs[0].Lines[0] == id {
 		l.leave(ctx, attached)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -300,12 +299,9 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 	}
 	pipe := controlmode.NewCommand("pipe-pane", "-t", t)
 	if path != "" {
-		abs, err := filepath.Abs(path)
+		abs, err := s.host().path(path)
 		if err != nil {
 			return "", errorf(KindInvalid, false, "the output file: %v", err)
-		}
-		if s.host().remote() {
-			abs = path // a path on that host, which this process cannot resolve
 		}
 		redirect := " > "
 		if appendTo {

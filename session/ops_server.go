@@ -120,9 +120,11 @@ func (s *Server) KillServer(ctx context.Context) error {
 // to it. On a remote [Options.Host] dir is ignored: one one-shot shell
 // probes the host's own socket directory and the extra paths there.
 func (m *Manager) ProbeServers(ctx context.Context, dir string, extra []string) []ServerStatus {
-	if m.opts.Host != nil && m.opts.Host.remote() {
-		return m.probeRemote(ctx, extra) // dir is this machine's; the host's own is probed
-	}
+	return hostOf(&m.opts).probeServers(ctx, m, dir, extra)
+}
+
+// probeLocal is ProbeServers on this machine.
+func (m *Manager) probeLocal(ctx context.Context, dir string, extra []string) []ServerStatus {
 	type candidate struct {
 		sock Socket
 		path string

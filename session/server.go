@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -47,20 +45,27 @@ type Server struct {
 }
 
 func newServer(opts *Options, sock Socket) *Server {
-	// Remotely, or with no socket directory known, there is no directory
-	// of ours to lock: the gate holds this process only.
-	var gateDir string
-	if file := sock.File(opts.SocketDir); file != "" && (opts.Host == nil || !opts.Host.remote()) {
-		gateDir = filepath.Dir(file)
-	}
 	s := &Server{
 		opts: opts,
 		sock: sock,
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
-		gate: crashgate.New(gateDir, &crashgate.Options{Wait: gateWait}),
+		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: gateWait}),
 	}
-	s.link = newLink(s)
+	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
+		ready:       s.readyClient,
+		note:        s.onClientNotification,
+		owned:       s.owned.list,
+		generation:  s.owned.keep,
+		dropped:     s.model.reset,
+		sourceEnded: s.streams.SourceEnded,
+		resynced: func() {
+			// A barrier, not a resync: it joins the resync in flight
+			// under the same key, or returns at once.
+			_, _, _ = s.group.Do("sync", func() (any, error) { return nil, nil })
+		},
+		send: s.send,
+	}, opts.Logger, sock.String())
 	s.model.reset()
 	s.link.spawn(s.resyncLoop)
 	return s
@@ -163,25 +168,30 @@ func noServer(err error) bool {
 	return errors.Is(err, errNoServer) || errors.Is(err, errNoSessions)
 }
 
-// startError explains why the control client could not start.
-func (s *Server) startError(err error) error {
-	var ee *exec.Error
-	var e *Error
-	msg := err.Error()
-	switch {
-	case errors.As(err, &e):
-		return e // the host's own answer: ssh could not connect
-	case errors.As(err, &ee) || strings.Contains(msg, "executable file not found"):
-		return s.noBinary(err)
-	case strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
-		strings.Contains(msg, "server exited unexpectedly") || strings.Contains(msg, "lost server"):
-		// The last two: a server was there and went away while the client
-		// attached (after kill-server, say). It is gone all the same.
-		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + s.sock.String(), Err: errNoServer}
-	case strings.Contains(msg, "no sessions"):
-		return &Error{Kind: KindNoServer, Msg: "the tmux server on socket " + s.sock.String() + " has no sessions", Err: errNoSessions}
+// readyClient prepares main client c, just started: it opens the held
+// prompt, then reads the server's generation, version and whole model in
+// one round trip, and its mode keys where the release binds them.
+func (s *Server) readyClient(ctx context.Context, c *controlmode.Conn) (serverInfo, error) {
+	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
+	_, epoch := s.model.needsSync()
+	cmds := append([]controlmode.Command{
+		controlmode.NewCommand("display-message", "-p", "#{pid}:#{start_time}"),
+		controlmode.NewCommand("display-message", "-p", "#{version}"),
+	}, s.fmts.listCommands()...)
+	rs, err := s.send(ctx, c, cmds...)
+	if err != nil || len(rs[0].Lines) != 1 || len(rs[1].Lines) != 1 {
+		if err == nil {
+			err = errors.New("unexpected reply to the generation query")
+		}
+		return serverInfo{}, &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
-	return &Error{Kind: KindNoServer, Msg: "cannot attach to the tmux server on socket " + s.sock.String() + ": " + msg, Err: err}
+	info := serverInfo{gen: rs[0].Lines[0], version: rs[1].Lines[0]}
+	rel := releaseOf(info.version)
+	s.installSync(epoch, info.gen, rel, rs[2:])
+	if rel.bindsPanePrompts() {
+		info.keys = s.readModeKeys(ctx, c)
+	}
+	return info, nil
 }
 
 // onClientNotification is what every client's notification does: output to the
@@ -204,13 +214,13 @@ func (s *Server) resyncLoop() {
 	for {
 		select {
 		case <-s.kick:
-		case <-s.link.stop:
+		case <-s.link.stopped():
 			return
 		}
 		t := time.NewTimer(s.opts.ResyncDelay)
 		select {
 		case <-t.C:
-		case <-s.link.stop:
+		case <-s.link.stopped():
 			t.Stop()
 			return
 		}
@@ -376,7 +386,7 @@ func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr s
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {
-			return "", "", s.noBinary(err)
+			return "", "", noBinary(s.opts.Tmux, err)
 		}
 		if ctx.Err() != nil {
 			noteRun(ctx, args, true)
@@ -404,11 +414,6 @@ func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr s
 	}
 	noteRun(ctx, args, true)
 	return out.String(), strings.TrimSpace(errb.String()), nil
-}
-
-// noBinary is the error for a tmux binary that cannot be run.
-func (s *Server) noBinary(err error) error {
-	return &Error{Kind: KindNoServer, Msg: "cannot run the tmux binary " + strconv.Quote(s.opts.Tmux) + ": " + err.Error(), Remedy: RemedyTmuxPath, Err: err}
 }
 
 // procEnv returns the environment for a process started with env (an

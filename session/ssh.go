@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // SSHOptions configure [NewSSH].
@@ -117,6 +120,82 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 func (h *sshHost) String() string { return "ssh " + h.dest }
 
 func (h *sshHost) remote() bool { return true }
+
+// path leaves p as it is: a path on that host, which this process cannot
+// resolve.
+func (h *sshHost) path(p string) (string, error) { return p, nil }
+
+func (h *sshHost) probeServers(ctx context.Context, m *Manager, _ string, extra []string) []ServerStatus {
+	return m.probeRemote(ctx, extra) // dir is this machine's; the host's own is probed
+}
+
+// preflight checks nothing: starting the client is the check.
+func (h *sshHost) preflight(*Options, Socket) error { return nil }
+
+// controlArgv runs the control client through the host's connection.
+func (h *sshHost) controlArgv(ctx context.Context, o *Options, sock Socket, cmd []string) ([]string, error) {
+	args := append([]string{"-u"}, sock.args()...)
+	args = append(args, "-N", "-C")
+	return h.command(ctx, o.Tmux, append(args, cmd...), controlClient)
+}
+
+// sshCloseWait bounds how long closing a control client over ssh may take
+// before the host's connection is ended under it.
+const sshCloseWait = 5 * time.Second
+
+// closeClient closes c. Over ssh the process Conn.Close kills is the
+// local ssh, which handed the client's terminal and output pipe to the
+// master ssh; a master that keeps the session's descriptors open then
+// keeps Close waiting for the end of the output for ever. Past
+// sshCloseWait the host ends its connection (every session on it; the
+// others reconnect), which closes them.
+func (h *sshHost) closeClient(c *controlmode.Conn, log *slog.Logger) {
+	done := make(chan struct{})
+	go func() {
+		c.Close()
+		close(done)
+	}()
+	t := time.NewTimer(sshCloseWait)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C:
+	}
+	log.Warn("a control client over ssh did not close; ending the connection", "host", h.String())
+	h.abort()
+	<-done
+}
+
+// superviseClient ends the host's connection when the local ssh of
+// control client c exits and c lives on. The master ssh holds the
+// session's descriptors, the client's stderr pipe among them: when that
+// ssh was killed, the master closed the output but kept stderr open, and
+// the Conn, waiting for its process's stderr to end, neither worked nor
+// ended (now and then; the README has how often). Ending the connection
+// ends every session on it; the Server reconnects. spawn runs the watch on
+// the link's wait group, so that Close returns only once it has: closing
+// the link ends c, and with it its ssh.
+func (h *sshHost) superviseClient(c *controlmode.Conn, spawn func(func()) bool, log *slog.Logger) {
+	if c.Pid() == 0 {
+		return
+	}
+	spawn(func() {
+		if !waitExited(c.Pid()) {
+			return
+		}
+		// The usual end: the client's output ends as the process does.
+		t := time.NewTimer(time.Second)
+		defer t.Stop()
+		select {
+		case <-c.Done():
+			return
+		case <-t.C:
+		}
+		log.Warn("the ssh of a control client exited, and the client did not end; ending the connection", "host", h.String())
+		h.abort()
+	})
+}
 
 // argv returns ssh's command line with extra options of ours, the
 // caller's options, the defaults, the destination and the remote command

@@ -381,7 +381,7 @@ func faultTest(t *testing.T, e *sshEnv, fault func(), newConn bool, bound time.D
 	}
 	got := e.host.masters.Load()
 	// A killed client's ssh can leave its session to the master, which
-	// is then ended too (see watchSSHClient): a new connection either way
+	// is then ended too (see sshHost.superviseClient): a new connection either way
 	// there.
 	if newConn && got != masters+1 || !newConn && got != masters && got != masters+1 {
 		t.Fatalf("%d masters after the fault, was %d", got, masters)

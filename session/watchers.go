@@ -85,9 +85,9 @@ func (s *Server) resume(ref *clientRef, pane string, st *panestream.Stream) {
 // session a client is attached to. Watchers are shared, counted, and closed
 // once idle.
 type watcher struct {
-	ref   *clientRef
-	refs  int
-	timer *time.Timer // closes an idle watcher
+	ref  *clientRef
+	refs int
+	idle chan struct{} // while no one reads: closed when one does, or the client ends
 }
 
 // watchPane makes sure output of pane reaches its stream, and returns the
@@ -118,7 +118,7 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func()
 // and a release function the caller must call when done reading.
 func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
 	l.mu.Lock()
-	if sessionID == l.attached && l.conn != nil {
+	if sessionID == l.attached && l.status == linkLive {
 		src := l.src
 		l.mu.Unlock()
 		return src, func() {}, nil
@@ -130,16 +130,16 @@ func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
 	}
 	l.mu.Unlock()
 
-	v, err, _ := l.s.group.Do("watch "+sessionID, func() (any, error) {
+	v, err, _ := l.group.Do(sessionID, func() (any, error) {
 		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		ref, err := l.startClient(sctx, sessionID, l.s.onClientNotification)
+		ref, err := l.startClient(sctx, sessionID, l.ev.note)
 		if err != nil {
-			return nil, l.s.startError(err)
+			return nil, err
 		}
 		w := &watcher{ref: ref}
 		l.mu.Lock()
-		if l.closed {
+		if l.status == linkClosed {
 			l.mu.Unlock()
 			l.closeClient(ref.conn())
 			return nil, errLinkClosed()
@@ -168,42 +168,63 @@ func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
 func (l *link) feeds(sessionID string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if sessionID == l.attached && l.conn != nil {
+	if sessionID == l.attached && l.status == linkLive {
 		return true
 	}
 	w, ok := l.watchers[sessionID]
 	return ok && w.ref.conn() != nil && w.ref.conn().Err() == nil
 }
 
-// hold counts a reader of w. l.mu is held.
+// hold counts a reader of w, and stops its idle count. l.mu is held.
 func (l *link) hold(w *watcher) {
 	w.refs++
-	if w.timer != nil {
-		w.timer.Stop()
-		w.timer = nil
+	if w.idle != nil {
+		close(w.idle)
+		w.idle = nil
 	}
 }
 
+// releaseWatcher uncounts a reader of w; the last one starts its idle
+// count, on the link's wait group.
 func (l *link) releaseWatcher(sessionID string, w *watcher) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w.refs--
-	if w.refs > 0 || l.closed {
+	if w.refs > 0 || l.status == linkClosed {
 		return
 	}
-	w.timer = time.AfterFunc(WatcherIdle, func() {
-		l.mu.Lock()
-		idle := w.refs == 0 && l.watchers[sessionID] == w
-		if idle {
-			// Forgotten under the same lock, so that no follower can take
-			// the watcher between this check and its close.
-			delete(l.watchers, sessionID)
-		}
-		l.mu.Unlock()
-		if idle {
-			l.closeClient(w.ref.conn())
-		}
-	})
+	idle := make(chan struct{})
+	w.idle = idle
+	l.wg.Add(1)
+	go l.idleOut(sessionID, w, idle)
+}
+
+// idleOut closes watcher w once it has had no reader for l.idle, unless
+// idle is closed first (a reader came, or the client ended) or the link
+// closes (which closes w).
+func (l *link) idleOut(sessionID string, w *watcher, idle chan struct{}) {
+	defer l.wg.Done()
+	t := time.NewTimer(l.idle)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-idle:
+		return
+	case <-l.stop:
+		return
+	}
+	l.mu.Lock()
+	out := w.idle == idle && l.watchers[sessionID] == w
+	if out {
+		// Forgotten under the same lock, so that no follower can take
+		// the watcher between this check and its close.
+		delete(l.watchers, sessionID)
+		w.idle = nil
+	}
+	l.mu.Unlock()
+	if out {
+		l.closeClient(w.ref.conn())
+	}
 }
 
 // endWatcher forgets a watcher once its client ends, for whatever reason.
@@ -219,11 +240,12 @@ func (l *link) endWatcher(sessionID string, w *watcher) {
 	if l.watchers[sessionID] == w {
 		delete(l.watchers, sessionID)
 	}
-	if w.timer != nil {
-		w.timer.Stop()
+	if w.idle != nil {
+		close(w.idle)
+		w.idle = nil
 	}
 	l.mu.Unlock()
-	l.s.streams.SourceEnded(w.ref.src)
+	l.ev.sourceEnded(w.ref.src)
 }
 
 // sessionOfPane returns the id of the session pane is in.
