@@ -37,8 +37,11 @@ VERSIONS ?=
 
 # goreleaser, run as a Go module at a pinned version (no binary to download).
 GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1
+# staticcheck, run the same way; it must report nothing. An exception is a
+# //lint:ignore CHECK reason comment on the line before the one it excuses.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: help build install test test-short matrix fuzz bench lint crossvet release-check run
+.PHONY: help build install test test-short matrix fuzz bench lint staticcheck crossvet release-check run
 
 help:
 	@echo 'make build  - build $(BIN)'
@@ -49,6 +52,7 @@ help:
 	@echo 'make fuzz   - every Fuzz target in the module, FUZZTIME=$(FUZZTIME) each'
 	@echo 'make bench  - every benchmark, BENCHTIME=$(BENCHTIME)'
 	@echo 'make lint   - gofmt -l must be empty, go vet ./...'
+	@echo 'make staticcheck - staticcheck ./... (pinned, run as a Go module) must report nothing'
 	@echo 'make crossvet - go build and go vet (tests too) for $(CROSS); go mod tidy -diff'
 	@echo 'make release-check - goreleaser check and a snapshot build of the release archives into dist/'
 	@echo 'make run    - build and run $(BIN) $(ARGS)'
@@ -117,6 +121,9 @@ lint:
 	@unformatted=$$(gofmt -l .); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+staticcheck:
+	$(STATICCHECK) ./...
 
 # Every Unix tmux runs on must build and vet, tests included, though the tests run
 # only here: darwin for macOS on Intel and Apple silicon, freebsd for the BSDs, openbsd

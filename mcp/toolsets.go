@@ -79,18 +79,6 @@ func ParseToolsets(s string) (Toolset, error) {
 	return ts, nil
 }
 
-// tierToolsets is what libtmux-mcp's tiers became: readonly = inspect,
-// mutating = inspect,manage,execute, destructive = all four.
-func tierToolsets(t Tier) Toolset {
-	switch t {
-	case TierReadonly:
-		return ToolsetInspect
-	case TierMutating:
-		return ToolsetInspect | ToolsetManage | ToolsetExecute
-	}
-	return ToolsetInspect | ToolsetManage | ToolsetExecute | ToolsetTeardown
-}
-
 // toolsets places the tools that are not inspect tools; every tool of the
 // readonly tier is in inspect, any other tool missing here is a bug the
 // catalogue panics on.

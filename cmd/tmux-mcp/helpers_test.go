@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,7 +87,9 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 // goTool finds the go command that runs these tests.
 func goTool() string {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+	// go test puts the GOROOT/bin of the go command that runs it first in
+	// the PATH of the test binary (since Go 1.19).
+	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
 	return "go"

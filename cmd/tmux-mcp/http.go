@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/tmux-mcp/tmux-mcp/internal/stdio"
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -258,7 +259,7 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 	// closes, which ends the streams that keep connections open, and the
 	// listener closes.
 	calls.cancelAll()
-	calls.wait(drainGrace+drainCancelled, logger)
+	calls.wait(stdio.DrainTime, logger)
 	for _, srv := range servers {
 		for ss := range srv.Sessions() {
 			_ = ss.Close() // Best effort: the process is ending.

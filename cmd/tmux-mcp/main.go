@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/stdio"
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -151,8 +152,8 @@ func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.R
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	st := newStdio(stdin, stdout, server, logger)
-	server.AddReceivingMiddleware(st.middleware)
+	st := stdio.New(stdin, stdout, server, logger)
+	server.AddReceivingMiddleware(st.Middleware)
 
 	// A client that stops reading must not kill the process with SIGPIPE
 	// (Go's default for fd 1) before --teardown-on-exit runs: with SIGPIPE
@@ -174,7 +175,7 @@ func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.R
 		case got = <-sigs:
 			signal.Stop(sigs)
 			logger.Info("shutting down", "signal", got.String())
-			st.cancelAll()
+			st.CancelAll()
 			cancel()
 		case <-ctx.Done():
 		}
@@ -182,14 +183,14 @@ func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.R
 
 	logger.Info("serving MCP on stdio", "version", versionString(), "socket", cfg.socket.String())
 	runDone := make(chan error, 1)
-	go func() { runDone <- server.Run(ctx, st.transport()) }()
+	go func() { runDone <- server.Run(ctx, st.Transport()) }()
 	// Run returns once every handler has; a handler that ignores its
 	// cancellation must not keep the process alive after stdin ended or a
 	// signal came.
 	var err error
 	select {
 	case err = <-runDone:
-	case <-st.drained:
+	case <-st.Drained():
 		err = waitRun(runDone, logger)
 	case <-sigDone:
 		err = waitRun(runDone, logger)
@@ -197,7 +198,7 @@ func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.R
 	cancel()
 	<-sigDone
 	signal.Stop(sigs)
-	st.cancelAll()
+	st.CancelAll()
 
 	if cfg.teardownOnExit {
 		teardown(manager, logger)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/internal/stdio"
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 )
 
@@ -363,7 +364,7 @@ func TestEOFAnswersCallsInFlight(t *testing.T) {
 	}
 	// A generous bound, to catch a hang (the wait in flight would run 60 s):
 	// on a loaded machine the exit took 5.5 to 8.8 s against 3.5 s of grace.
-	if d := time.Since(start); d > drainGrace+drainCancelled+15*time.Second {
+	if d := time.Since(start); d > stdio.DrainTime+15*time.Second {
 		t.Errorf("exit took %v after EOF", d)
 	}
 	got := map[any]response{}

@@ -1,4 +1,4 @@
-package main
+package stdio
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 
 // The direct lane: once a session is initialized, or for sessionless
 // requests (protocol 2026-07-28), a plain tools/call is decoded here, run
-// through a toolCaller ([mcp.Server.CallTool]) and answered here, without
-// the SDK (see [stdio]).
+// through a ToolCaller ([mcp.Server.CallTool]) and answered here, without
+// the SDK (see [Conn]).
 
-// toolCaller runs tool calls for the direct lane; *mcp.Server is one.
-type toolCaller interface {
+// ToolCaller runs tool calls for the direct lane; tmux-mcp's *mcp.Server is one.
+type ToolCaller interface {
 	// CallTool runs the call, or returns ok false, having run nothing,
 	// when name is no tool.
 	CallTool(ctx context.Context, name string, args json.RawMessage) (res *sdk.CallToolResult, ok bool)
@@ -54,7 +54,7 @@ func laneServes(params json.RawMessage) bool {
 // call without one needs an initialized session (ready); one with it, a
 // connection that never sent initialize. It reports whether it took the
 // line.
-func (s *stdio) direct(line []byte) bool {
+func (s *Conn) direct(line []byte) bool {
 	call, ok := plainToolCall(line)
 	if !ok || (call.stateless && s.initialize) || (!call.stateless && !s.ready) {
 		return false
@@ -136,9 +136,14 @@ func statelessMeta(meta json.RawMessage) bool {
 	}
 	// The SDK decodes the capabilities into this shape (its own type is
 	// unexported), and the info into an Implementation.
+	// roots is deprecated as of 2026-07-28 (SEP-2577) but still decoded,
+	// as a {listChanged} object: its shape stands here, not the SDK's
+	// deprecated RootCapabilities type.
 	var caps struct {
 		sdk.ClientCapabilities
-		Roots *sdk.RootCapabilities `json:"roots,omitempty"`
+		Roots *struct {
+			ListChanged bool `json:"listChanged,omitempty"`
+		} `json:"roots,omitempty"`
 	}
 	if c, ok := m[sdk.MetaKeyClientCapabilities]; !ok || !isObject(c) || json.Unmarshal(c, &caps) != nil {
 		return false
@@ -158,7 +163,7 @@ func isObject(raw json.RawMessage) bool {
 }
 
 // call runs one direct call and answers it, unless the client cancelled it.
-func (s *stdio) call(ctx context.Context, cancel context.CancelCauseFunc, c toolCall) {
+func (s *Conn) call(ctx context.Context, cancel context.CancelCauseFunc, c toolCall) {
 	defer cancel(nil)
 	line, err := s.answer(ctx, c)
 	if context.Cause(ctx) == errClientCancelled {
@@ -171,7 +176,7 @@ func (s *stdio) call(ctx context.Context, cancel context.CancelCauseFunc, c tool
 }
 
 // answer runs a direct call and returns its response line.
-func (s *stdio) answer(ctx context.Context, c toolCall) ([]byte, error) {
+func (s *Conn) answer(ctx context.Context, c toolCall) ([]byte, error) {
 	res, ok := s.tools.CallTool(ctx, c.name, c.args)
 	if !ok {
 		return jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{
@@ -220,7 +225,7 @@ func (s *stdio) answer(ctx context.Context, c toolCall) ([]byte, error) {
 // cancelled handles notifications/cancelled: a cancelled request may go
 // unanswered, so it is not awaited, and a direct call is cancelled here
 // (the SDK cancels its own).
-func (s *stdio) cancelled(params json.RawMessage) {
+func (s *Conn) cancelled(params json.RawMessage) {
 	var p struct {
 		RequestID any `json:"requestId"`
 	}

@@ -1,4 +1,13 @@
-package main
+// Package stdio serves one MCP session on stdin and stdout for tmux-mcp:
+// newline-delimited JSON-RPC handed to the Go SDK, plus a direct lane that
+// answers plain tools/call requests without it.
+//
+// # Concurrency
+//
+// One goroutine reads stdin; the SDK reads messages through [Conn.Read]
+// and writes through [Conn.Write] from its own goroutines; each direct
+// call runs on its own goroutine. Writes are serialized.
+package stdio
 
 import (
 	"bufio"
@@ -16,7 +25,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stdio is the server's MCP connection on stdin and stdout: newline-
+// Conn is the server's MCP connection on stdin and stdout: newline-
 // delimited JSON-RPC, as the SDK's stdio transport speaks it, with three
 // differences (research go-mcp-and-peers §A.2).
 //
@@ -38,17 +47,17 @@ import (
 //     (TestDirectLaneAnswersAsTheSDK).
 //
 // One goroutine reads stdin; the SDK takes its messages through
-// [stdio.Read] and writes through [stdio.Write].
-type stdio struct {
+// [Conn.Read] and writes through [Conn.Write].
+type Conn struct {
 	raw    io.Reader     // stdin
 	in     *bufio.Reader // over raw
 	out    io.Writer
 	logger *slog.Logger
-	tools  toolCaller // the direct lane; nil sends every call to the SDK
+	tools  ToolCaller // the direct lane; nil sends every call to the SDK
 
 	grace, cancelWait time.Duration // drainGrace and drainCancelled; tests shorten them
 
-	// stop is cancelled to cancel every call in flight (see [stdio.middleware]).
+	// stop is cancelled to cancel every call in flight (see [Conn.Middleware]).
 	stop       context.Context
 	cancelCall context.CancelFunc
 
@@ -83,11 +92,16 @@ const (
 	drainCancelled = 1500 * time.Millisecond
 )
 
-// newStdio returns the connection on in and out. tools, if not nil, serves
+// DrainTime is the longest a drain at EOF waits for the calls in flight:
+// the grace period, then the time cancelled calls have to answer. Other
+// transports use it for their own shutdown.
+const DrainTime = drainGrace + drainCancelled
+
+// New returns the connection on in and out. tools, if not nil, serves
 // the direct lane.
-func newStdio(in io.Reader, out io.Writer, tools toolCaller, logger *slog.Logger) *stdio {
+func New(in io.Reader, out io.Writer, tools ToolCaller, logger *slog.Logger) *Conn {
 	stop, cancel := context.WithCancel(context.Background())
-	return &stdio{
+	return &Conn{
 		raw:        in,
 		in:         bufio.NewReaderSize(in, 64<<10),
 		out:        out,
@@ -106,23 +120,27 @@ func newStdio(in io.Reader, out io.Writer, tools toolCaller, logger *slog.Logger
 	}
 }
 
-// transport returns the SDK transport whose one connection is s.
-func (s *stdio) transport() sdk.Transport { return stdioTransport{s} }
+// Transport returns the SDK transport whose one connection is s.
+func (s *Conn) Transport() sdk.Transport { return stdioTransport{s} }
 
-type stdioTransport struct{ s *stdio }
+type stdioTransport struct{ s *Conn }
 
 func (t stdioTransport) Connect(context.Context) (sdk.Connection, error) {
 	t.s.startOnce.Do(func() { go t.s.readLoop() })
 	return t.s, nil
 }
 
-// cancelAll cancels every tool call in flight, now and later.
-func (s *stdio) cancelAll() { s.cancelCall() }
+// CancelAll cancels every tool call in flight, now and later.
+func (s *Conn) CancelAll() { s.cancelCall() }
 
-// middleware gives every request the SDK handles a context that
-// [stdio.cancelAll] cancels, so that a drain at EOF or a signal can end
+// Drained returns a channel closed once stdin has ended and the calls in
+// flight then have been answered or given up: the SDK sees EOF next.
+func (s *Conn) Drained() <-chan struct{} { return s.drained }
+
+// Middleware gives every request the SDK handles a context that
+// [Conn.CancelAll] cancels, so that a drain at EOF or a signal can end
 // calls that would run on.
-func (s *stdio) middleware(next sdk.MethodHandler) sdk.MethodHandler {
+func (s *Conn) Middleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -132,7 +150,7 @@ func (s *stdio) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 }
 
 // Read returns the next message for the SDK.
-func (s *stdio) Read(ctx context.Context) (jsonrpc.Message, error) {
+func (s *Conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case msg, ok := <-s.msgs:
 		if !ok {
@@ -147,7 +165,7 @@ func (s *stdio) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write writes one of the SDK's messages and retires the request it answers.
-func (s *stdio) Write(_ context.Context, msg jsonrpc.Message) error {
+func (s *Conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
@@ -160,9 +178,9 @@ func (s *stdio) Write(_ context.Context, msg jsonrpc.Message) error {
 }
 
 // Close unblocks Read, and the reading goroutine when stdin can be
-// interrupted (a pollable pipe, see pollableStdin); otherwise that
+// interrupted (a pollable pipe: the command makes stdin one); otherwise that
 // goroutine stays blocked until the process exits.
-func (s *stdio) Close() error {
+func (s *Conn) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closed)
 		if d, ok := s.raw.(interface{ SetReadDeadline(time.Time) error }); ok {
@@ -172,9 +190,9 @@ func (s *stdio) Close() error {
 	return nil
 }
 
-func (s *stdio) SessionID() string { return "" }
+func (s *Conn) SessionID() string { return "" }
 
-func (s *stdio) writeLine(b []byte) error {
+func (s *Conn) writeLine(b []byte) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	_, err := s.out.Write(append(b, '\n'))
@@ -184,7 +202,7 @@ func (s *stdio) writeLine(b []byte) error {
 // readLoop reads stdin to its end: each line is answered here, served on
 // the direct lane, or handed to the SDK in order. At the end it drains the
 // calls in flight and then lets the SDK see EOF.
-func (s *stdio) readLoop() {
+func (s *Conn) readLoop() {
 	for {
 		line, err := s.readLine()
 		if line != nil {
@@ -213,7 +231,7 @@ func (s *stdio) readLoop() {
 // over maxLine is read to its end and returned as nil with a nil error
 // after being answered. err is the read error (io.EOF at the end), returned
 // with whatever was read before it.
-func (s *stdio) readLine() (line []byte, err error) {
+func (s *Conn) readLine() (line []byte, err error) {
 	long := false
 	for {
 		chunk, err := s.in.ReadSlice('\n')
@@ -238,7 +256,7 @@ func (s *stdio) readLine() (line []byte, err error) {
 // check returns the message in line for the SDK, or nil when the line is
 // answered here: a line that is no message, or a call on the direct lane.
 // Requests are tracked until answered.
-func (s *stdio) check(line []byte) jsonrpc.Message {
+func (s *Conn) check(line []byte) jsonrpc.Message {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		return nil // blank lines are not messages
@@ -299,7 +317,7 @@ func idOf(b []byte) jsonrpc.ID {
 
 // reject answers a line the SDK never sees, with the id of the request
 // when it has a usable one, else null.
-func (s *stdio) reject(id jsonrpc.ID, code int64, msg string) {
+func (s *Conn) reject(id jsonrpc.ID, code int64, msg string) {
 	s.logger.Warn("rejected an inbound line", "code", code, "message", msg)
 	var wire = struct {
 		JSONRPC string         `json:"jsonrpc"`
@@ -315,7 +333,7 @@ func (s *stdio) reject(id jsonrpc.ID, code int64, msg string) {
 
 // track records a request as in flight; it reports false, recording
 // nothing, when its id already is.
-func (s *stdio) track(id jsonrpc.ID, cancel context.CancelCauseFunc) bool {
+func (s *Conn) track(id jsonrpc.ID, cancel context.CancelCauseFunc) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.inflight[id]; dup {
@@ -325,7 +343,7 @@ func (s *stdio) track(id jsonrpc.ID, cancel context.CancelCauseFunc) bool {
 	return true
 }
 
-func (s *stdio) answered(id jsonrpc.ID) {
+func (s *Conn) answered(id jsonrpc.ID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.inflight[id]; !ok {
@@ -339,7 +357,7 @@ func (s *stdio) answered(id jsonrpc.ID) {
 }
 
 // idleCh returns a channel closed once nothing is in flight.
-func (s *stdio) idleCh() <-chan struct{} {
+func (s *Conn) idleCh() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.inflight) == 0 {
@@ -354,14 +372,14 @@ func (s *stdio) idleCh() <-chan struct{} {
 // s.grace, then cancels them and waits s.cancelWait more. What is
 // still unanswered after that is given up (and serve does not wait for it
 // either).
-func (s *stdio) drain() {
+func (s *Conn) drain() {
 	select {
 	case <-s.idleCh():
 		return
 	case <-time.After(s.grace):
 	}
 	s.logger.Info("stdin closed with calls in flight; cancelling them")
-	s.cancelAll()
+	s.CancelAll()
 	select {
 	case <-s.idleCh():
 	case <-time.After(s.cancelWait):

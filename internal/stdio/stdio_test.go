@@ -1,4 +1,4 @@
-package main
+package stdio
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 // through a stdio whose stdin the test writes; with the direct lane on, the
 // same tools are served by it too.
 type stdioEnv struct {
-	st        *stdio
+	st        *Conn
 	in        *io.PipeWriter
 	out       *syncBuffer
 	done      chan error    // Run's result
@@ -71,11 +71,11 @@ func newStdioEnv(t *testing.T, grace, cancelWait time.Duration, direct bool) *st
 	pr, pw := io.Pipe()
 	e := &stdioEnv{in: pw, out: &syncBuffer{}, done: make(chan error, 1), release: make(chan struct{}),
 		unblocked: make(chan struct{}, 16)}
-	var tools toolCaller
+	var tools ToolCaller
 	if direct {
 		tools = e
 	}
-	e.st = newStdio(pr, e.out, tools, slog.New(slog.DiscardHandler))
+	e.st = New(pr, e.out, tools, slog.New(slog.DiscardHandler))
 	e.st.grace, e.st.cancelWait = grace, cancelWait
 	text := func(s string) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
@@ -109,8 +109,8 @@ func newStdioEnv(t *testing.T, grace, cancelWait time.Duration, direct bool) *st
 			return h(ctx), nil
 		})
 	}
-	srv.AddReceivingMiddleware(e.st.middleware)
-	go func() { e.done <- srv.Run(context.Background(), e.st.transport()) }()
+	srv.AddReceivingMiddleware(e.st.Middleware)
+	go func() { e.done <- srv.Run(context.Background(), e.st.Transport()) }()
 	t.Cleanup(func() {
 		close(e.release)
 		_ = pw.Close()
@@ -284,10 +284,10 @@ func TestStdioDirectLaneWaitsForInitialized(t *testing.T) {
 	e := &stdioEnv{in: pw, out: &syncBuffer{}, tools: map[string]func(context.Context) *sdk.CallToolResult{
 		"now": func(context.Context) *sdk.CallToolResult { return &sdk.CallToolResult{} },
 	}}
-	e.st = newStdio(pr, e.out, e, slog.New(slog.DiscardHandler))
+	e.st = New(pr, e.out, e, slog.New(slog.DiscardHandler))
 	srv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "0"}, nil)
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), e.st.transport()) }()
+	go func() { done <- srv.Run(context.Background(), e.st.Transport()) }()
 	e.write(t, callLine(1, "now")+"\n")
 	_ = pw.Close()
 	<-done
@@ -318,8 +318,8 @@ func TestStdioLongLine(t *testing.T) {
 
 func TestStdioReadError(t *testing.T) {
 	pr, pw := io.Pipe()
-	st := newStdio(pr, io.Discard, nil, slog.New(slog.DiscardHandler))
-	conn, err := st.transport().Connect(context.Background())
+	st := New(pr, io.Discard, nil, slog.New(slog.DiscardHandler))
+	conn, err := st.Transport().Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		out := &syncBuffer{}
-		st := newStdio(strings.NewReader(""), out, nil, slog.New(slog.DiscardHandler))
+		st := New(strings.NewReader(""), out, nil, slog.New(slog.DiscardHandler))
 		msg := st.check([]byte(line))
 		written := out.String()
 		if msg != nil {
@@ -381,8 +381,8 @@ func TestStdioCloseInterruptsPipe(t *testing.T) {
 	}
 	defer w.Close()
 	defer r.Close()
-	st := newStdio(r, io.Discard, nil, slog.New(slog.DiscardHandler))
-	conn, err := st.transport().Connect(context.Background())
+	st := New(r, io.Discard, nil, slog.New(slog.DiscardHandler))
+	conn, err := st.Transport().Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package stdio
 
 import (
 	"bufio"
@@ -28,13 +28,13 @@ type lineConn struct {
 
 // counted counts the direct lane's calls.
 type counted struct {
-	toolCaller
+	ToolCaller
 	n *atomic.Int32
 }
 
 func (c counted) CallTool(ctx context.Context, name string, args json.RawMessage) (*sdk.CallToolResult, bool) {
 	c.n.Add(1)
-	return c.toolCaller.CallTool(ctx, name, args)
+	return c.ToolCaller.CallTool(ctx, name, args)
 }
 
 // serveLines serves one connection of srv, initialized for version, or
@@ -44,13 +44,13 @@ func serveLines(t *testing.T, srv *mcp.Server, direct bool, version string) *lin
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &lineConn{in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
-	var tools toolCaller
+	var tools ToolCaller
 	if direct {
 		tools = counted{srv, &c.direct}
 	}
-	st := newStdio(inR, outW, tools, slog.New(slog.DiscardHandler))
+	st := New(inR, outW, tools, slog.New(slog.DiscardHandler))
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), st.transport()) }()
+	go func() { done <- srv.Run(context.Background(), st.Transport()) }()
 	t.Cleanup(func() {
 		_ = inW.Close()
 		go func() { _, _ = io.Copy(io.Discard, outR) }()
