@@ -69,7 +69,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 			return SinceResult{}, err
 		}
 		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
-			return SinceResult{}, errorf(KindInvalid, false, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
+			return SinceResult{}, errorf(KindInvalid, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
 		}
 	} else {
 		var err error
@@ -150,9 +150,9 @@ func parseCursor(c, owner string) (pane, gen string, offset int64, err error) {
 	case err != nil:
 		return "", "", 0, err
 	case issuer != issuerFor(owner) && strings.HasPrefix(issuer, cursorIssuer):
-		return "", "", 0, errorf(KindInvalid, false, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
+		return "", "", 0, errorf(KindInvalid, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
 	case issuer != issuerFor(owner):
-		return "", "", 0, errorf(KindInvalid, false, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+		return "", "", 0, errorf(KindInvalid, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
 	}
 	return pane, gen, offset, nil
 }
@@ -163,11 +163,11 @@ func splitCursor(c string) (pane, gen string, offset int64, issuer string, err e
 	// The generation holds one ':' ("pid:start_time").
 	f := strings.Split(rest, ":")
 	if !ok || len(f) < 4 || len(f) > 5 || !strings.HasPrefix(f[2], "%") {
-		return "", "", 0, "", errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
+		return "", "", 0, "", errorf(KindInvalid, "not an output cursor of this process: %q", c)
 	}
 	offset, perr := strconv.ParseInt(f[3], 10, 64)
 	if perr != nil || offset < 0 {
-		return "", "", 0, "", errorf(KindInvalid, false, "not an output cursor of this process: %q", c)
+		return "", "", 0, "", errorf(KindInvalid, "not an output cursor of this process: %q", c)
 	}
 	if len(f) == 5 {
 		issuer = f[4]

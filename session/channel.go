@@ -15,13 +15,13 @@ func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout tim
 	defer cancel()
 	if _, _, err := s.forkTmux(wctx, "wait-for", "--", channel); err != nil {
 		if wctx.Err() != nil && ctx.Err() == nil {
-			return errorf(KindDeadline, false, "channel %q was not signalled within %v", channel, timeout)
+			return errorf(KindDeadline, "channel %q was not signalled within %v", channel, timeout)
 		}
 		return err
 	}
 	// wait-for also ends with status 0 when the server dies: ask again.
 	if !s.serverListening(ctx) {
-		return errorf(KindNoServer, false, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
+		return errorf(KindNoServer, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
 	}
 	return nil
 }

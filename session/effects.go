@@ -35,10 +35,27 @@ func WatchEffects(ctx context.Context) (context.Context, func() (sent, changed b
 // noteExec records one line of cmds that Conn.Exec answered with rs and err.
 func noteExec(ctx context.Context, cmds []controlmode.Command, rs []controlmode.Reply, err error) {
 	c, _ := ctx.Value(callEffectsKey{}).(*callEffects)
-	if c == nil || errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrInvalidCommand) {
+	if c == nil {
 		return
 	}
-	c.sent.Store(true)
+	sent, changed := lineEffects(cmds, rs, err)
+	if sent {
+		c.sent.Store(true)
+	}
+	if changed {
+		c.changed.Store(true)
+	}
+}
+
+// lineEffects says what line cmds, which Conn.Exec answered with rs and
+// err, did: whether it reached tmux, and whether a command of it that can
+// change tmux may have run. tmux stops a line at its first failure, and
+// refuses a command for a missing target, or its -N repeat count, before
+// the command does anything.
+func lineEffects(cmds []controlmode.Command, rs []controlmode.Reply, err error) (sent, changed bool) {
+	if errors.Is(err, controlmode.ErrNotSent) || errors.Is(err, controlmode.ErrInvalidCommand) {
+		return false, false
+	}
 	ran := cmds // every command may have run, unless tmux said which failed
 	var ce *controlmode.CommandError
 	if errors.As(err, &ce) {
@@ -52,9 +69,7 @@ func noteExec(ctx context.Context, cmds []controlmode.Command, rs []controlmode.
 			}
 		}
 	}
-	if !readOnly(ran) {
-		c.changed.Store(true)
-	}
+	return true, !readOnly(ran)
 }
 
 // noteRun records one tmux process run with args; ran is false when tmux
@@ -65,9 +80,15 @@ func noteRun(ctx context.Context, args []string, ran bool) {
 		return
 	}
 	c.sent.Store(true)
-	if ran && !commands[commandName(args)].reads {
+	if runChanged(args, ran) {
 		c.changed.Store(true)
 	}
+}
+
+// runChanged reports whether a tmux process run with args may have changed
+// tmux: it ran its command (see noteRun) and that command can change it.
+func runChanged(args []string, ran bool) bool {
+	return ran && !commands[commandName(args)].reads
 }
 
 // commandName returns the command of a tmux argument list: its first

@@ -103,8 +103,14 @@ type Error struct {
 	Msg  string
 	// Remedy, when not zero, is what would let the operation through.
 	Remedy Remedy
-	// Written reports whether a command may have reached tmux. When false,
-	// nothing was sent: the operation had no effect.
+	// Written reports whether the operation may have changed tmux: a
+	// command that can change it may have run. When false, it had no
+	// effect: it sent nothing, only read, or tmux refused its command for
+	// a missing target (tmux resolves targets before it runs a command).
+	// It is stamped where the I/O happens (Server.send, Server.forkTmux,
+	// link.connect), as [WatchEffects] records it, and by the operations
+	// that fail after a change of theirs ([afterChange]); never by hand
+	// elsewhere.
 	Written bool
 	Err     error // the cause, if any
 }
@@ -123,8 +129,22 @@ func (e *Error) Effects() string {
 // Retryable reports whether the same call may succeed unchanged later.
 func (e *Error) Retryable() bool { return Retryable(e) }
 
-func errorf(kind Kind, written bool, format string, args ...any) *Error {
-	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...), Written: written}
+// errorf is an Error of an operation that changed nothing: found before
+// any I/O, or after reads only. An operation that fails after a change of
+// its own says so with afterChange.
+func errorf(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// afterChange marks err, an *Error, as coming after a command of the
+// operation that can change tmux was sent: its reply could not be read,
+// or what the command started could not be followed to its end.
+func afterChange(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Written = true
+	}
+	return err
 }
 
 // fix sets e's Remedy, so that a call site stays one line.
@@ -166,10 +186,14 @@ func IsNotFound(err error) bool {
 // unresponsiveMsg starts the message of a call failed by a stuck client.
 const unresponsiveMsg = "tmux did not answer in time (a stopped server, or a prompt or menu holding the control client), so the control client was replaced; "
 
-// fromExec turns an error of controlmode.Conn.Exec into an *Error.
+// fromExec turns an error of controlmode.Conn.Exec, or a context's
+// error, into an *Error of its kind; an *Error passes through. It does
+// not know what was sent: Written is false, and the I/O that knows stamps
+// it (see lineError, Server.forkTmux).
 func fromExec(err error) error {
-	if err == nil {
-		return nil
+	var e *Error
+	if err == nil || errors.As(err, &e) {
+		return err
 	}
 	var ce *controlmode.CommandError
 	switch {
@@ -180,34 +204,51 @@ func fromExec(err error) error {
 		if notFoundMessage(ce.Msg) {
 			kind = KindNotFound
 		}
-		return &Error{Kind: kind, Msg: ce.Error(), Written: true, Err: err}
+		return &Error{Kind: kind, Msg: ce.Error(), Err: err}
 	case errors.Is(err, controlmode.ErrUnresponsive):
 		// Before ErrNotSent, which an unsent call of a stuck client wraps
 		// too: the message says why the connection ended.
-		sent := !errors.Is(err, controlmode.ErrNotSent)
 		what := "the command was sent and may still run"
-		if !sent {
+		if errors.Is(err, controlmode.ErrNotSent) {
 			what = "the command was not sent"
 		}
-		return &Error{Kind: KindConnLost, Msg: unresponsiveMsg + what, Written: sent, Err: err}
+		return &Error{Kind: KindConnLost, Msg: unresponsiveMsg + what, Err: err}
 	case errors.Is(err, controlmode.ErrNotSent):
 		return &Error{Kind: KindConnLost, Msg: "the tmux control connection ended before the call was sent: " + err.Error(), Err: err}
 	case errors.Is(err, controlmode.ErrClosed):
-		return &Error{Kind: KindConnLost, Msg: "the tmux control connection ended during the call: " + err.Error(), Written: true, Err: err}
+		return &Error{Kind: KindConnLost, Msg: "the tmux control connection ended during the call: " + err.Error(), Err: err}
 	case errors.Is(err, context.Canceled):
-		return &Error{Kind: KindCancelled, Msg: "cancelled", Written: true, Err: err}
+		return &Error{Kind: KindCancelled, Msg: "cancelled", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Kind: KindDeadline, Msg: "the call's deadline passed", Written: true, Err: err}
+		return &Error{Kind: KindDeadline, Msg: "the call's deadline passed", Err: err}
 	}
 	return err
 }
 
-// notSent is the error of a caller's own end (ctx.Err()) that came before
-// the call sent anything: it had no effects.
+// lineError is the error of line cmds that Conn.Exec answered with rs and
+// err, stamped with what the line did: Written when a command of it that
+// can change tmux may have run (see lineEffects).
+func lineError(cmds []controlmode.Command, rs []controlmode.Reply, err error) error {
+	if err == nil {
+		return nil
+	}
+	err = fromExec(err)
+	var e *Error
+	if errors.As(err, &e) {
+		_, e.Written = lineEffects(cmds, rs, err)
+	}
+	return err
+}
+
+// notSent is the error of a caller's own end (ctx.Err()), or of a
+// connect, that came before the call sent anything: it had no effects.
 func notSent(err error) error {
 	err = fromExec(err)
-	if e, ok := err.(*Error); ok {
-		e.Written = false
+	var e *Error
+	if errors.As(err, &e) && e.Written {
+		c := *e // a dial's error is every caller's: not changed in place
+		c.Written = false
+		return &c
 	}
 	return err
 }

@@ -29,7 +29,7 @@ func markCommand(target string) controlmode.Command {
 func markOf(r controlmode.Reply, target string) (string, panestream.GridMark, error) {
 	f := strings.Fields(strings.Join(r.Lines, ""))
 	if len(f) != 5 || !isPaneID(f[0]) {
-		return "", panestream.GridMark{}, errorf(KindNotFound, true, "can't find pane: %s", target)
+		return "", panestream.GridMark{}, errorf(KindNotFound, "can't find pane: %s", target)
 	}
 	var n [4]int
 	for i := range n {
@@ -76,7 +76,7 @@ func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows
 		}
 		f := strings.Fields(strings.Join(rs[0].Lines, ""))
 		if len(f) != 5 || f[0] != pane {
-			return nil, false, errorf(KindNotFound, true, "can't find pane: %s", pane)
+			return nil, false, errorf(KindNotFound, "can't find pane: %s", pane)
 		}
 		hist, _ := strconv.Atoi(f[1])
 		limit, _ := strconv.Atoi(f[2])

@@ -172,13 +172,14 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 
 // hostFailure is the error for a one-shot that failed on the way to the
 // host rather than in tmux: ssh exits with status 255 when it cannot reach
-// the host or loses the connection. The command may have run.
+// the host or loses the connection. The command may have run: the caller
+// stamps what that means.
 func (s *Server) hostFailure(err error, msg string) error {
 	var xe *exec.ExitError
 	if !s.host().remote() || !errors.As(err, &xe) || xe.ExitCode() != 255 {
 		return nil
 	}
-	return &Error{Kind: KindConnLost, Msg: s.host().String() + ": " + msg, Written: true, Err: err}
+	return &Error{Kind: KindConnLost, Msg: s.host().String() + ": " + msg, Err: err}
 }
 
 // serverListening reports whether a tmux server answers on the socket. On
@@ -221,7 +222,7 @@ func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
 		if e := s.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
 			return nil, e
 		}
-		return nil, errorf(KindInvalid, false, "start directory %q is not an existing directory on %s", a.StartDirectory, s.host())
+		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, s.host())
 	}
 	a.StartDirectory = ""
 	rest, err := a.args(s.opts.HomeDir)

@@ -127,7 +127,7 @@ func newLink(clients clientStarter, gate *crashgate.Gate, ev linkEvents, log *sl
 
 // errLinkClosed is the error of a call on a closed Server.
 func errLinkClosed() error {
-	return errorf(KindNoServer, false, "the session layer is closed")
+	return errorf(KindNoServer, "the session layer is closed")
 }
 
 // spawn runs f on a goroutine that close waits for. Once the link is
@@ -278,8 +278,11 @@ func (l *link) connect(ctx context.Context) (*controlmode.Conn, error) {
 		l.mu.Lock()
 		c, err := l.conn, l.dialErr
 		l.mu.Unlock()
-		if c != nil || err != nil {
-			return c, err
+		if err != nil {
+			return nil, notSent(err) // whatever the dial sent, the caller's call sent nothing
+		}
+		if c != nil {
+			return c, nil
 		}
 		// The client that attempt made was dropped before this caller
 		// looked: it ended, or the link closed. Look again.

@@ -134,10 +134,10 @@ func (s *Server) refusedInMode(ctx context.Context, err error, pane string, wait
 			mode = m
 		default:
 			s.opts.Logger.Info("keys refused in copy mode, and the pane is not in it now", "pane", pane, "mode", m)
-			return true, errorf(KindRefused, false, "pane %s left copy mode while the keys were checked; nothing was sent: send them again", pane)
+			return true, errorf(KindRefused, "pane %s left copy mode while the keys were checked; nothing was sent: send them again", pane)
 		}
 	}
-	return false, errorf(KindRefused, false,
+	return false, errorf(KindRefused,
 		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
 		pane, mode, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)

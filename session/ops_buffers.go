@@ -22,12 +22,12 @@ const MaxBufferName = 256
 // checkBufferName refuses a name outside the accepted alphabet.
 func checkBufferName(name string) error {
 	if name == "" || len(name) > MaxBufferName {
-		return errorf(KindInvalid, false, "buffer name must be 1 to %d bytes", MaxBufferName)
+		return errorf(KindInvalid, "buffer name must be 1 to %d bytes", MaxBufferName)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return errorf(KindInvalid, false, "invalid buffer name %q: use letters, digits, '_', '.' and '-'", name)
+			return errorf(KindInvalid, "invalid buffer name %q: use letters, digits, '_', '.' and '-'", name)
 		}
 	}
 	return nil
@@ -62,7 +62,7 @@ func (s *Server) SetBuffer(ctx context.Context, name, content string) error {
 		return err
 	}
 	if content == "" {
-		return errorf(KindInvalid, false, "buffer content is empty: tmux keeps no empty buffers")
+		return errorf(KindInvalid, "buffer content is empty: tmux keeps no empty buffers")
 	}
 	rs, err := s.exec(ctx,
 		controlmode.NewCommand("set-buffer", "-b", name).Text(content),
@@ -71,7 +71,7 @@ func (s *Server) SetBuffer(ctx context.Context, name, content string) error {
 		return err
 	}
 	if n := bufferSize(rs[1]); n != len(content) {
-		return errorf(KindRefused, true, "buffer %s holds %d bytes after set-buffer, want %d", name, n, len(content))
+		return afterChange(errorf(KindRefused, "buffer %s holds %d bytes after set-buffer, want %d", name, n, len(content)))
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 		t = sessionNameTarget(ref.SessionName) // a bare "=name" names no pane
 	}
 	if t == "" {
-		return "", errorf(KindNoTarget, false, "no target given: a pane, window or session is needed").fix(RemedyPane)
+		return "", errorf(KindNoTarget, "no target given: a pane, window or session is needed").fix(RemedyPane)
 	}
 	rel, err := s.connectedRelease(ctx)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 		return "", err
 	}
 	if len(rs[0].Lines) != 1 || !strings.HasPrefix(rs[0].Lines[0], "%") {
-		return "", errorf(KindNotFound, true, "can't find pane: %s", t)
+		return "", errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	return rs[0].Lines[0], nil
 }
@@ -165,7 +165,7 @@ func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
 			return err
 		}
 		if bufferSize(rs[0]) < 0 {
-			return errorf(KindNotFound, false, "unknown buffer: %s", name)
+			return errorf(KindNotFound, "unknown buffer: %s", name)
 		}
 	}
 	_, err = s.exec(ctx, controlmode.NewCommand("delete-buffer", "-b", name))

@@ -110,7 +110,7 @@ func (s *Server) Snapshot(ctx context.Context, ref PaneRef) (PaneSnapshot, error
 	}
 	rows, ok := f.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
-		return PaneSnapshot{}, errorf(KindNotFound, true, "can't find pane: %s", t)
+		return PaneSnapshot{}, errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	snap := rows[0]
 	snap.Lines = trimBlankTail(rs[1].Lines)

@@ -52,13 +52,13 @@ func (t OptionTable) flags() ([]string, error) {
 	case ScopePane:
 		args = append(args, "-p")
 	default:
-		return nil, errorf(KindInvalid, false, "unknown scope %q: want server, session, window or pane", t.Scope)
+		return nil, errorf(KindInvalid, "unknown scope %q: want server, session, window or pane", t.Scope)
 	}
 	if t.Target == "" || t.Scope == ScopeServer {
 		return args, nil
 	}
 	if t.Scope == "" {
-		return nil, errorf(KindInvalid, false, "target %q needs a scope (session, window or pane)", t.Target)
+		return nil, errorf(KindInvalid, "target %q needs a scope (session, window or pane)", t.Target)
 	}
 	return append(args, "-t", scopeTarget(t.Scope, t.Target)), nil
 }
@@ -87,7 +87,7 @@ func (s *Server) ShowOption(ctx context.Context, t OptionTable, name string) (Op
 		return OptionValue{}, err
 	}
 	if !optionName.MatchString(name) {
-		return OptionValue{}, errorf(KindInvalid, false, "%q is not an option name", name)
+		return OptionValue{}, errorf(KindInvalid, "%q is not an option name", name)
 	}
 	if !t.Global {
 		flags = append(flags, "-A")
@@ -211,12 +211,12 @@ func (s *Server) SetOption(ctx context.Context, t OptionTable, name, value strin
 		return err
 	}
 	if !optionName.MatchString(name) {
-		return errorf(KindInvalid, false, "%q is not an option name", name)
+		return errorf(KindInvalid, "%q is not an option name", name)
 	}
 	if isHook(name) {
 		// Hooks are options whose values tmux runs as commands; the
 		// catalogue has no tool that sets hooks, on purpose.
-		return errorf(KindInvalid, false, "%s is a hook, and hooks cannot be set as options", name)
+		return errorf(KindInvalid, "%s is a hook, and hooks cannot be set as options", name)
 	}
 	_, err = s.exec(ctx, controlmode.NewCommand("set-option", flags...).Text(name, value))
 	return err
@@ -243,7 +243,7 @@ func (s *Server) Environment(ctx context.Context, id, name string) ([]EnvVar, er
 	}
 	vars, ok := parseShellEnv(s.release().decodePrinted(strings.Join(rs[0].Lines, "\n")))
 	if !ok {
-		return vars, errorf(KindRefused, true, "cannot read the output of show-environment -s")
+		return vars, errorf(KindRefused, "cannot read the output of show-environment -s")
 	}
 	return vars, nil
 }
@@ -297,7 +297,7 @@ func parseShellEnv(text string) (vars []EnvVar, ok bool) {
 // id or name, or in the global environment when both are empty.
 func (s *Server) SetEnvironment(ctx context.Context, id, sessionName, name, value string) error {
 	if name == "" || strings.ContainsAny(name, "=\x00") {
-		return errorf(KindInvalid, false, "invalid variable name %q: it must be non-empty and hold no '='", name)
+		return errorf(KindInvalid, "invalid variable name %q: it must be non-empty and hold no '='", name)
 	}
 	_, err := s.exec(ctx, controlmode.NewCommand("set-environment", envTarget(id, sessionName)...).Text(name, value))
 	return err

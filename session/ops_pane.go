@@ -212,7 +212,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			}
 			if opErr != nil {
 				// The failed op; the ops after it on the line never ran.
-				out := SendKeysOutcome{Err: fromExec(opErr), Elapsed: elapsed}
+				out := SendKeysOutcome{Err: lineError(cmds[firsts[k]:end], rs[firsts[k]:end], opErr), Elapsed: elapsed}
 				id, _, err := markOf(rs[firsts[k]], targets[k])
 				if err == nil {
 					out.PaneID = id
@@ -301,7 +301,7 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 	if path != "" {
 		abs, err := s.host().path(path)
 		if err != nil {
-			return "", errorf(KindInvalid, false, "the output file: %v", err)
+			return "", errorf(KindInvalid, "the output file: %v", err)
 		}
 		redirect := " > "
 		if appendTo {
@@ -357,14 +357,14 @@ func (s *Server) SelectPaneDirection(ctx context.Context, w WindowRef, direction
 		return s.paneInfoOf(rs[1], wt)
 	}
 	if direction != DirNext && direction != DirPrevious {
-		return Pane{}, errorf(KindInvalid, false, "unknown direction %q", direction)
+		return Pane{}, errorf(KindInvalid, "unknown direction %q", direction)
 	}
 	panes, err := s.WindowPanes(ctx, w)
 	if err != nil {
 		return Pane{}, err
 	}
 	if len(panes) == 0 {
-		return Pane{}, errorf(KindNotFound, true, "window %s has no panes", wt)
+		return Pane{}, errorf(KindNotFound, "window %s has no panes", wt)
 	}
 	cur := 0
 	for i, p := range panes {
@@ -393,7 +393,7 @@ func (s *Server) paneAction(ctx context.Context, target string, cmds ...controlm
 // returns src, now in dst's place.
 func (s *Server) SwapPane(ctx context.Context, src, dst string) (Pane, error) {
 	if src == "" || dst == "" {
-		return Pane{}, errorf(KindNoTarget, false, "swapping panes needs both a source and a target pane")
+		return Pane{}, errorf(KindNoTarget, "swapping panes needs both a source and a target pane")
 	}
 	rs, err := s.execChange(ctx, controlmode.NewCommand("swap-pane", "-s", src, "-t", dst), s.paneInfoCommand(src))
 	if err != nil {
@@ -436,7 +436,7 @@ func (s *Server) ZoomPane(ctx context.Context, ref PaneRef, zoom bool) (Pane, er
 	}
 	id, flag, ok := strings.Cut(strings.Join(rs[0].Lines, ""), " ")
 	if !ok || !strings.HasPrefix(id, "%") {
-		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", t)
+		return Pane{}, errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	if (flag == "1") == zoom {
 		return s.paneAction(ctx, id)
@@ -503,7 +503,7 @@ type RespawnArgs struct {
 // and returns the pane. The caller checks self-protection first.
 func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (Pane, error) {
 	if pane == "" {
-		return Pane{}, errorf(KindNoTarget, false, "respawning needs a pane").fix(RemedyPane)
+		return Pane{}, errorf(KindNoTarget, "respawning needs a pane").fix(RemedyPane)
 	}
 	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
@@ -526,7 +526,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 // as by KillWindow.
 func (s *Server) KillPane(ctx context.Context, pane string) error {
 	if pane == "" {
-		return errorf(KindNoTarget, false, "killing a pane needs a pane").fix(RemedyPane)
+		return errorf(KindNoTarget, "killing a pane needs a pane").fix(RemedyPane)
 	}
 	s.link.leaveIfLast(ctx, pane)
 	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {

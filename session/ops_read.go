@@ -60,7 +60,7 @@ func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
 	// display-message prints empty fields for a pane that is gone.
 	ps, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(ps) != 1 || ps[0].ID != id {
-		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", id)
+		return Pane{}, errorf(KindNotFound, "can't find pane: %s", id)
 	}
 	return ps[0], nil
 }

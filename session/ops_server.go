@@ -90,7 +90,7 @@ func (s *Server) KillServer(ctx context.Context) error {
 	if !s.link.live() {
 		_, _, err := s.forkTmux(ctx, "-N", "kill-server")
 		if noServerMessage(err) {
-			return errorf(KindNotFound, false, "no tmux server is running on socket %s", s.sock)
+			return errorf(KindNotFound, "no tmux server is running on socket %s", s.sock)
 		}
 		s.model.markDirty()
 		return err

@@ -42,7 +42,7 @@ func (s *Server) Session(ctx context.Context, target string) (Session, error) {
 			return x, nil
 		}
 	}
-	return Session{}, errorf(KindNotFound, false, "can't find session: %s", target)
+	return Session{}, errorf(KindNotFound, "can't find session: %s", target)
 }
 
 // SpawnArgs are the arguments common to everything that starts a shell.
@@ -65,16 +65,16 @@ func (a SpawnArgs) args(home string) ([]string, error) {
 		dir := a.StartDirectory
 		if dir == "~" || strings.HasPrefix(dir, "~/") {
 			if home == "" {
-				return nil, errorf(KindInvalid, false, "cannot expand ~: $HOME is not defined")
+				return nil, errorf(KindInvalid, "cannot expand ~: $HOME is not defined")
 			}
 			dir = filepath.Join(home, dir[1:])
 		}
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, errorf(KindInvalid, false, "start directory: %v", err)
+			return nil, errorf(KindInvalid, "start directory: %v", err)
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, errorf(KindInvalid, false, "start directory %q is not an existing directory", a.StartDirectory)
+			return nil, errorf(KindInvalid, "start directory %q is not an existing directory", a.StartDirectory)
 		}
 		// tmux expands formats in -c; a directory holds none.
 		out = append(out, "-c", formatLiteral(abs))
@@ -82,14 +82,14 @@ func (a SpawnArgs) args(home string) ([]string, error) {
 	env := make(map[string]string, len(a.Environment)+len(historyOff))
 	for k, v := range a.Environment {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, errorf(KindInvalid, false, "environment: invalid variable name %q", k)
+			return nil, errorf(KindInvalid, "environment: invalid variable name %q", k)
 		}
 		env[k] = v
 	}
 	if a.SuppressHistory {
 		for k, v := range historyOff {
 			if old, ok := env[k]; ok && old != v {
-				return nil, errorf(KindInvalid, false, "environment: %s=%q conflicts with keeping the shell's history off", k, old)
+				return nil, errorf(KindInvalid, "environment: %s=%q conflicts with keeping the shell's history off", k, old)
 			}
 			env[k] = v
 		}
@@ -153,7 +153,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 		return Session{}, fromExec(err)
 	}
 	if gen := s.Generation(); gen != "" && s.owned.count(gen) >= MaxOwned {
-		return Session{}, errorf(KindOwnedLimit, false, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
+		return Session{}, errorf(KindOwnedLimit, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
 	}
 
 	var line string
@@ -172,12 +172,12 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 		if line == "" && !s.serverListening(ctx) {
 			// tmux reports a socket it cannot create from the server it
 			// forked, and the client still exits 0.
-			return Session{}, errorf(KindNoServer, true, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?"))
+			return Session{}, afterChange(errorf(KindNoServer, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?")))
 		}
 	case err != nil:
 		return Session{}, err
 	default:
-		return Session{}, errorf(KindRefused, true, "new-session printed %d lines, want 1", len(rs[0].Lines))
+		return Session{}, afterChange(errorf(KindRefused, "new-session printed %d lines, want 1", len(rs[0].Lines)))
 	}
 	// Connecting now reads the generation the session belongs to, and the
 	// release that printed line.
@@ -186,7 +186,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
 	if !ok || len(rows) != 1 {
-		return Session{}, errorf(KindRefused, true, "cannot read new-session's answer %q", line)
+		return Session{}, afterChange(errorf(KindRefused, "cannot read new-session's answer %q", line))
 	}
 	sess := rows[0]
 	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
@@ -254,7 +254,7 @@ func (s *Server) KillSession(ctx context.Context, id string) error {
 // is spared as by KillSession.
 func (s *Server) TeardownSession(ctx context.Context, id, gen string) error {
 	refuse := func(why string) error {
-		return errorf(KindNotOwned, false, "session %s of generation %s %s", id, gen, why)
+		return errorf(KindNotOwned, "session %s of generation %s %s", id, gen, why)
 	}
 	owner := OwnerOf(ctx)
 	if cur := s.Generation(); gen != cur || !s.owned.has(gen, id, owner) {
@@ -317,11 +317,11 @@ func (s *Server) LookupSession(ctx context.Context, id, name string) (Session, e
 	}
 	switch {
 	case id != "":
-		return Session{}, errorf(KindNotFound, false, "can't find session: %s", id)
+		return Session{}, errorf(KindNotFound, "can't find session: %s", id)
 	case name != "":
-		return Session{}, errorf(KindNotFound, false, "can't find session: %s", name)
+		return Session{}, errorf(KindNotFound, "can't find session: %s", name)
 	}
-	return Session{}, errorf(KindNotFound, false, "no tmux sessions on socket %s", s.sock)
+	return Session{}, errorf(KindNotFound, "no tmux sessions on socket %s", s.sock)
 }
 
 // pickSession is LookupSession's choice among sessions.
@@ -377,7 +377,7 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	}
 	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, rs[1].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Session{}, errorf(KindNotFound, true, "can't find session: %s", id)
+		return Session{}, errorf(KindNotFound, "can't find session: %s", id)
 	}
 	rows[0].Generation = s.Generation()
 	return rows[0], nil

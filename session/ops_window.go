@@ -65,7 +65,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 		args = append(args, "-b")
 	case "":
 	default:
-		return Window{}, errorf(KindInvalid, false, "direction %q: want before or after", a.Where)
+		return Window{}, errorf(KindInvalid, "direction %q: want before or after", a.Where)
 	}
 	if a.Name != "" {
 		args = append(args, "-n", formatLiteral(a.Name))
@@ -108,13 +108,13 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	case "left":
 		args = append(args, "-h", "-b")
 	default:
-		return Pane{}, errorf(KindInvalid, false, "direction %q: want above, below, left or right", a.Direction)
+		return Pane{}, errorf(KindInvalid, "direction %q: want above, below, left or right", a.Direction)
 	}
 	if a.Size != "" {
 		n, pct := strings.CutSuffix(a.Size, "%")
 		v, err := strconv.Atoi(n)
 		if err != nil || !isDigits(n) || v < 1 || pct && v > 100 {
-			return Pane{}, errorf(KindInvalid, false, "size %q: want a number of cells or a percentage such as 50%%", a.Size)
+			return Pane{}, errorf(KindInvalid, "size %q: want a number of cells or a percentage such as 50%%", a.Size)
 		}
 		args = append(args, "-l", a.Size)
 	}
@@ -139,7 +139,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	}
 	rows, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Pane{}, errorf(KindRefused, true, "cannot read split-window's answer %q", rs[0].Lines)
+		return Pane{}, afterChange(errorf(KindRefused, "cannot read split-window's answer %q", rs[0].Lines))
 	}
 	return rows[0], nil
 }
@@ -178,10 +178,10 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 			return Window{}, err
 		}
 		if !rel.hasMirroredLayouts() {
-			return Window{}, errorf(KindInvalid, false, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
+			return Window{}, errorf(KindInvalid, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
 		}
 	default:
-		return Window{}, errorf(KindInvalid, false,
+		return Window{}, errorf(KindInvalid,
 			"layout %q: want %s, %s, or a layout string as #{window_layout} prints it",
 			layout, strings.Join(layoutNames, ", "), strings.Join(mirroredLayouts, ", "))
 	}
@@ -195,7 +195,7 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 // longer resize it.
 func (s *Server) ResizeWindow(ctx context.Context, ref WindowRef, width, height int) (Window, error) {
 	if width <= 0 && height <= 0 {
-		return Window{}, errorf(KindInvalid, false, "give width, height or both")
+		return Window{}, errorf(KindInvalid, "give width, height or both")
 	}
 	return s.windowOp(ctx, ref, func(t string) controlmode.Command {
 		args := []string{"-t", t}
@@ -227,10 +227,10 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 	case "last":
 		name = "last-window"
 	default:
-		return Window{}, errorf(KindInvalid, false, "direction %q: want next, previous or last", direction)
+		return Window{}, errorf(KindInvalid, "direction %q: want next, previous or last", direction)
 	}
 	if ref.SessionID == "" && ref.SessionName == "" {
-		return Window{}, errorf(KindNoTarget, false, "direction %s needs a session", direction).fix(RemedySession)
+		return Window{}, errorf(KindNoTarget, "direction %s needs a session", direction).fix(RemedySession)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {
@@ -262,7 +262,7 @@ func (s *Server) KillWindow(ctx context.Context, id string) error {
 // where it now is.
 func (s *Server) MoveWindow(ctx context.Context, ref WindowRef, dstSession, index string) (Window, error) {
 	if index != "" && !isDigits(index) {
-		return Window{}, errorf(KindInvalid, false, "destination index %q is not a number", index)
+		return Window{}, errorf(KindInvalid, "destination index %q is not a number", index)
 	}
 	t, err := s.windowTarget(ctx, ref)
 	if err != nil {

@@ -126,7 +126,7 @@ func (r release) checkName(what, name string) error {
 	if !r.refusesUnprintableNames() || printableName(name) {
 		return nil
 	}
-	return errorf(KindInvalid, false,
+	return errorf(KindInvalid,
 		"tmux %s refuses %s name holding control characters or invalid UTF-8: %q", r.version, what, name)
 }
 

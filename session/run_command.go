@@ -76,7 +76,7 @@ const startGrace = 2 * time.Second
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	start := time.Now()
 	if strings.IndexByte(a.Command, 0) >= 0 {
-		return RunResult{}, errorf(KindInvalid, false, "command contains a NUL byte")
+		return RunResult{}, errorf(KindInvalid, "command contains a NUL byte")
 	}
 	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
@@ -135,15 +135,15 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	switch {
 	case p.dead:
-		return RunResult{}, errorf(KindRefused, false, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
+		return RunResult{}, errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
 	case !shells[p.program]:
-		return RunResult{}, errorf(KindRefused, false,
+		return RunResult{}, errorf(KindRefused,
 			"pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
 				"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
 	case p.mode:
-		return RunResult{}, errorf(KindRefused, false, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
+		return RunResult{}, errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
 	case p.alt:
-		return RunResult{}, errorf(KindRefused, false, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+		return RunResult{}, errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
@@ -152,7 +152,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	} else if typed, ok := pendingInput(row, s.lastPrompt(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
-		return RunResult{}, errorf(KindRefused, false,
+		return RunResult{}, errorf(KindRefused,
 			"the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
 				"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
 	}
@@ -167,7 +167,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	line, _ := runLine(program, tag, a.Command, lead, at)
 	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
-		return RunResult{}, errorf(KindInvalid, false,
+		return RunResult{}, errorf(KindInvalid,
 			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
 				"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
@@ -209,7 +209,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		if err := st.Wait(waitCtx, cursor); err != nil {
 			switch {
 			case ctx.Err() != nil:
-				return RunResult{}, fromExec(err)
+				return RunResult{}, afterChange(fromExec(err)) // the command was typed
 			case wctx.Err() == nil:
 				// The grace ran out before the shell started the command.
 				if err := s.notStarted(ctx, pane, false); err != nil {
@@ -232,7 +232,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		cursor = r.Next
 		data, ok := scan.feed(r.Data)
 		if !ok {
-			return RunResult{}, errorf(KindRefused, true, "cannot read the exit status the shell in pane %s printed", pane)
+			return RunResult{}, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", pane))
 		}
 		text.Write(data)
 		for _, l := range text.Take() {
@@ -259,7 +259,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 				return finish(), nil
 			}
 			if r.ConnLost {
-				return RunResult{}, errorf(KindConnLost, true, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane)
+				return RunResult{}, afterChange(errorf(KindConnLost, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane))
 			}
 		}
 	}
@@ -432,10 +432,14 @@ func continuationError(pane, row string, typed bool) error {
 	if typed {
 		what = "this command was taken as part of it, so it did not run"
 	}
-	return errorf(KindRefused, typed,
+	e := errorf(KindRefused,
 		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
 			"(an unterminated quote, bracket or here-document); %s. "+
 			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what).fix(RemedyInterrupt)
+	if typed {
+		return afterChange(e)
+	}
+	return e
 }
 
 // runProbe is what RunCommand reads of a pane before typing.
@@ -459,7 +463,7 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
 	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
-		return runProbe{}, errorf(KindNotFound, true, "can't find pane: %s", pane)
+		return runProbe{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
 		session: f[4], screen: rs[1].Lines}
@@ -518,7 +522,7 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 	p, err := s.probe(qctx, pane)
 	if err != nil {
 		if final {
-			return errorf(KindDeadline, true, "the shell in pane %s did not start the command before the timeout", pane)
+			return afterChange(errorf(KindDeadline, "the shell in pane %s did not start the command before the timeout", pane))
 		}
 		return nil
 	}
@@ -530,9 +534,9 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 		return continuationError(pane, row, true)
 	}
 	if final {
-		return errorf(KindDeadline, true,
+		return afterChange(errorf(KindDeadline,
 			"the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
-				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, p.program, row).fix(RemedyLookOrInterrupt)
+				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, p.program, row).fix(RemedyLookOrInterrupt))
 	}
 	return nil
 }

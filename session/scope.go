@@ -53,7 +53,7 @@ func (s *Server) SessionsOf(ctx context.Context, ids []string) (map[string][]str
 	var cmds []controlmode.Command
 	for _, id := range ids {
 		if len(id) < 2 || !isDigits(id[1:]) {
-			return nil, errorf(KindInvalid, false, "not a pane or window id: %q", id)
+			return nil, errorf(KindInvalid, "not a pane or window id: %q", id)
 		}
 		switch id[0] {
 		case '%':
@@ -61,7 +61,7 @@ func (s *Server) SessionsOf(ctx context.Context, ids []string) (map[string][]str
 		case '@':
 			cmds = append(cmds, controlmode.NewCommand("list-windows", "-a", "-f", "#{==:#{window_id},"+id+"}", "-F", "#{session_id}"))
 		default:
-			return nil, errorf(KindInvalid, false, "not a pane or window id: %q", id)
+			return nil, errorf(KindInvalid, "not a pane or window id: %q", id)
 		}
 	}
 	out := make(map[string][]string, len(ids))

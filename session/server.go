@@ -89,7 +89,7 @@ func (s *Server) Close() error {
 
 // send runs cmds on c, through the gate (see Server.gate), and records what
 // they did for WatchEffects. Every command this Server sends goes through
-// it.
+// it, and its error (an *Error) is stamped with what the line did.
 func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
 	h := noHold
 	for _, cmd := range cmds {
@@ -100,7 +100,7 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	leave()
 	noteExec(ctx, cmds, rs, err)
 	s.release().normalize(cmds, rs)
-	return rs, err
+	return rs, lineError(cmds, rs, err)
 }
 
 // enter takes the gate as h says and returns what lets it go.
@@ -343,14 +343,13 @@ func (s *Server) exec(ctx context.Context, cmds ...controlmode.Command) ([]contr
 }
 
 // unresponsive is the error of cmds that a stuck client failed: a line
-// of reads changed nothing, whether or not tmux saw it.
+// of reads changed nothing, whether or not tmux saw it (send stamped it so).
 func unresponsive(err error, cmds []controlmode.Command) error {
-	e := fromExec(err).(*Error)
-	if readOnly(cmds) {
-		e.Written = false
+	var e *Error
+	if errors.As(err, &e) && readOnly(cmds) {
 		e.Msg = unresponsiveMsg + "the call only reads: try it again"
 	}
-	return e
+	return err
 }
 
 // execChange is exec for commands that change the server's structure: the
@@ -386,34 +385,45 @@ func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr s
 	if err := cmd.Run(); err != nil {
 		var ee *exec.Error
 		if errors.As(err, &ee) {
-			return "", "", noBinary(s.opts.Tmux, err)
+			return "", "", noBinary(s.opts.Tmux, err) // nothing ran
 		}
 		if ctx.Err() != nil {
-			noteRun(ctx, args, true)
-			return "", "", fromExec(ctx.Err())
+			return "", "", ranTmux(ctx, args, fromExec(ctx.Err()), true)
 		}
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		noteRun(ctx, args, !notFoundMessage(msg) && !noServerMessage(errors.New(msg)))
 		if e := s.hostFailure(err, msg); e != nil {
-			return "", msg, e
+			return "", msg, ranTmux(ctx, args, e, true) // it may have run
 		}
 		if strings.HasPrefix(msg, "error creating ") {
 			// No server could start: the socket cannot be made where it
 			// must be. 3.8 says so and fails; 3.7 and before say so and
 			// exit 0, and the attach after it finds no server.
-			return "", msg, &Error{Kind: KindNoServer, Msg: "cannot start a tmux server on socket " + s.sock.String() + ": " + msg, Err: errNoServer}
+			e := &Error{Kind: KindNoServer, Msg: "cannot start a tmux server on socket " + s.sock.String() + ": " + msg, Err: errNoServer}
+			return "", msg, ranTmux(ctx, args, e, false)
 		}
 		kind := KindRefused
 		if notFoundMessage(msg) {
 			kind = KindNotFound
 		}
-		return "", msg, &Error{Kind: kind, Msg: msg, Written: true, Err: err}
+		ran := kind != KindNotFound && !noServerMessage(errors.New(msg))
+		return "", msg, ranTmux(ctx, args, &Error{Kind: kind, Msg: msg, Err: err}, ran)
 	}
-	noteRun(ctx, args, true)
+	_ = ranTmux(ctx, args, nil, true)
 	return out.String(), strings.TrimSpace(errb.String()), nil
+}
+
+// ranTmux records a tmux process run with args, which ran its command or
+// not, and stamps its error err with what it did.
+func ranTmux(ctx context.Context, args []string, err error, ran bool) error {
+	noteRun(ctx, args, ran)
+	var e *Error
+	if errors.As(err, &e) {
+		e.Written = runChanged(args, ran)
+	}
+	return err
 }
 
 // procEnv returns the environment for a process started with env (an

@@ -275,7 +275,7 @@ func (h *sshHost) ensure(ctx context.Context) error {
 	closed := h.closed
 	h.mu.Unlock()
 	if closed {
-		return errorf(KindNoServer, false, "the ssh connection to %s is closed", h.dest)
+		return errorf(KindNoServer, "the ssh connection to %s is closed", h.dest)
 	}
 	if h.masterUp() {
 		return nil

@@ -74,7 +74,7 @@ func paneTarget(ref PaneRef) (string, error) {
 	if t := ref.target(); t != "" {
 		return t, nil
 	}
-	return "", errorf(KindNoTarget, false, "no target given: a pane, window or session is needed").fix(RemedyPane)
+	return "", errorf(KindNoTarget, "no target given: a pane, window or session is needed").fix(RemedyPane)
 }
 
 // paneIDCommand prints the id of the pane target names. It does not fail
@@ -89,7 +89,7 @@ func paneIDCommand(target string) controlmode.Command {
 // paneIDOf reads the reply of paneIDCommand.
 func paneIDOf(r controlmode.Reply, target string) (string, error) {
 	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "%") {
-		return "", errorf(KindNotFound, true, "can't find pane: %s", target)
+		return "", errorf(KindNotFound, "can't find pane: %s", target)
 	}
 	return r.Lines[0], nil
 }
@@ -136,7 +136,7 @@ func (s *Server) paneInfoOf(r controlmode.Reply, target string) (Pane, error) {
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
 		// targets it cannot find (a missing window, in 3.3a).
-		return Pane{}, errorf(KindNotFound, true, "can't find pane: %s", target)
+		return Pane{}, errorf(KindNotFound, "can't find pane: %s", target)
 	}
 	return ps[0], nil
 }
@@ -163,13 +163,13 @@ func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error
 		return ref.WindowID, nil
 	}
 	if ref.WindowIndex != "" && !isDigits(ref.WindowIndex) {
-		return "", errorf(KindInvalid, false, "window index %q is not a number", ref.WindowIndex)
+		return "", errorf(KindInvalid, "window index %q is not a number", ref.WindowIndex)
 	}
 	if ref.SessionID == "" && ref.SessionName == "" {
 		if ref.WindowIndex != "" {
-			return "", errorf(KindNoTarget, false, "window index %s needs a session", ref.WindowIndex).fix(RemedySession)
+			return "", errorf(KindNoTarget, "window index %s needs a session", ref.WindowIndex).fix(RemedySession)
 		}
-		return "", errorf(KindNoTarget, false, "no target given: a window or session is needed").fix(RemedyWindow)
+		return "", errorf(KindNoTarget, "no target given: a window or session is needed").fix(RemedyWindow)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {
@@ -203,7 +203,7 @@ func (s *Server) windowInfoCommand(target string) controlmode.Command {
 func (s *Server) windowInfoOf(r controlmode.Reply, target string) (Window, error) {
 	rows, ok := s.fmts.windows.Parse(s.release().decodeText, r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
-		return Window{}, errorf(KindNotFound, true, "can't find window: %s", target)
+		return Window{}, errorf(KindNotFound, "can't find window: %s", target)
 	}
 	return rows[0], nil
 }

@@ -100,7 +100,7 @@ func compile(patterns []string, regex, matchCase bool) (matcher, error) {
 			}
 			re, err := regexp.Compile(p)
 			if err != nil {
-				return nil, errorf(KindInvalid, false, "bad regular expression %q: %v", p, err)
+				return nil, errorf(KindInvalid, "bad regular expression %q: %v", p, err)
 			}
 			m = append(m, re.MatchString)
 			continue
@@ -170,7 +170,7 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
 	if len(f) != 6 || f[0] != pane {
-		return entryState{}, errorf(KindNotFound, true, "can't find pane: %s", pane)
+		return entryState{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	hist, _ := strconv.Atoi(f[3])
 	limit, _ := strconv.Atoi(f[4])
@@ -205,12 +205,12 @@ func (a WaitArgs) compile() (pats, stops matcher, err error) {
 		return nil, nil, err
 	}
 	if len(a.Absent) > 0 && len(a.Patterns) == 0 {
-		return nil, nil, errorf(KindInvalid, false, "absent patterns need patterns to wait for")
+		return nil, nil, errorf(KindInvalid, "absent patterns need patterns to wait for")
 	}
 	switch a.Since {
 	case "", SinceInput, SinceStart, SinceScreen:
 	default:
-		return nil, nil, errorf(KindInvalid, false, "unknown start %q for a wait: want input, start or screen", a.Since)
+		return nil, nil, errorf(KindInvalid, "unknown start %q for a wait: want input, start or screen", a.Since)
 	}
 	return pats, stops, nil
 }
@@ -454,9 +454,9 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			// The client ended: because the pane's session went with the
 			// pane, or for a reason that leaves the pane running.
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+				return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
 			}
-			return WaitResult{}, errorf(KindConnLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+			return WaitResult{}, errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
 		if len(r.Data) > 0 {
 			w.res.SawNewOutput = true
@@ -473,7 +473,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 		}
 		if screen {
 			if r.Gone {
-				return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+				return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
 			}
 			e, err := s.readEntry(ctx, pane)
 			if err != nil {
@@ -504,7 +504,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 			return done(outcome)
 		}
 		if r.Gone {
-			return WaitResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+			return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
 		}
 		if (w.out.text.Redrawn() || grid.active) && (since != SinceInput || in.Grid.Known) {
 			grid.active = true
@@ -758,12 +758,12 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		cursor = r.Next
 		if r.ConnLost {
 			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return QuietResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+				return QuietResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
 			}
-			return QuietResult{}, errorf(KindConnLost, false, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+			return QuietResult{}, errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
 		}
 		if r.Gone {
-			return QuietResult{}, errorf(KindNotFound, true, "pane %s exited while waiting", pane)
+			return QuietResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
 		}
 		if len(r.Data) > 0 {
 			res.Changed = true

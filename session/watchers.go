@@ -255,7 +255,7 @@ func (s *Server) sessionOfPane(ctx context.Context, pane string) (string, error)
 		return "", err
 	}
 	if len(rs[0].Lines) != 1 {
-		return "", errorf(KindNotFound, true, "can't find pane: %s", pane)
+		return "", errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	return rs[0].Lines[0], nil
 }
