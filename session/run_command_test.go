@@ -172,8 +172,8 @@ func TestRunCommandShellExits(t *testing.T) {
 }
 
 // TestRunCommandContinuationPrompt leaves a shell at a continuation prompt
-// with input typed before, as send_keys can: run_command says so, and what
-// to do, instead of timing out.
+// with input typed before, as send_keys can: run_command says so before it
+// types anything, and what to do, instead of timing out.
 func TestRunCommandContinuationPrompt(t *testing.T) {
 	for _, shell := range testShells {
 		t.Run(shell[0], func(t *testing.T) {
@@ -195,6 +195,12 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 			_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 60 * time.Second})
 			if !isKind(err, KindRefused) || !strings.Contains(err.Error(), "continuation prompt") || !strings.Contains(err.Error(), "C-c") {
 				t.Fatalf("got %v, want a tmux_error naming the continuation prompt", err)
+			}
+			// Refused before typing: the prompt seen by the first call
+			// tells "> " from a prompt of the shell's own. Without it the
+			// command is typed into the pending input first.
+			if Written(err) || !strings.Contains(err.Error(), "nothing was typed") {
+				t.Fatalf("got %v (written %v), want it refused with nothing typed", err, Written(err))
 			}
 			if d := time.Since(start); d > 30*time.Second {
 				t.Fatalf("took %v: it waited for the timeout", d)
