@@ -94,8 +94,11 @@ func attachDuringChurn(t *testing.T, fx *fixtures.Server, base string, churner, 
 // process stuck in an attach would, and checks that a command still runs
 // once the gate's wait has passed, instead of hanging.
 func TestGateGivesUpOnAStuckHolder(t *testing.T) {
-	shortGateWait(t, 50*time.Millisecond)
-	fx, s := newTestServer(t)
+	const gateWait = 50 * time.Millisecond
+	fx := fixtures.NewServer(t)
+	m := NewManager(&Options{Tmux: fx.Bin, ConfigFile: "/dev/null", SocketDir: testSocketDir(), Logger: testLogger(t), gateWait: gateWait})
+	t.Cleanup(func() { m.Close() })
+	s := m.Server(Socket{Name: fx.Socket})
 	ctx := testCtx(t)
 	fx.NewSession(t, "a", "cat")
 	if _, err := s.Sessions(ctx); err != nil {
@@ -113,14 +116,6 @@ func TestGateGivesUpOnAStuckHolder(t *testing.T) {
 	if waited := time.Since(start); waited < 2*gateWait {
 		t.Errorf("the command ran after %v, while the turnstile and the directory were locked: the gate does not look at both", waited)
 	}
-}
-
-// shortGateWait sets gateWait to d until the test ends; it reaches the
-// Servers made after it.
-func shortGateWait(t *testing.T, d time.Duration) {
-	old := gateWait
-	gateWait = d
-	t.Cleanup(func() { gateWait = old })
 }
 
 // TestReadsPassAnAttach holds the gate as an attach does: a read goes

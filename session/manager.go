@@ -47,6 +47,9 @@ type Options struct {
 	// starting the client is the check, as on another host. Only this
 	// package's tests set it, to run a Server on a fake tmux.
 	startConn func(ctx context.Context, o *controlmode.Options) (*controlmode.Conn, error)
+	// gateWait bounds the crash gate's wait for another process's hold;
+	// zero is crashgate's default. Only this package's tests set it.
+	gateWait time.Duration
 	// SocketDir is the directory on this machine of the sockets a [Socket]
 	// names by Name (tmux -L), tmux's tmux-UID directory, as [SocketDir]
 	// finds it; the crash gate's lock lives there too. This package reads

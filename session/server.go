@@ -15,10 +15,6 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// gateWait bounds the gate's wait for another process's hold; zero is
-// crashgate's default. Tests shorten it.
-var gateWait time.Duration
-
 // Server is one tmux server, reached through one control-mode client that
 // it starts on first use and restarts when it ends.
 type Server struct {
@@ -50,7 +46,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		sock: sock,
 		fmts: newFormats(),
 		kick: make(chan struct{}, 1),
-		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: gateWait}),
+		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
 		ready:       s.readyClient,
