@@ -203,3 +203,10 @@ func limitLines(lines []string, maxLines, maxBytes int) (kept []string, truncate
 	}
 	return kept, droppedLines > 0, droppedLines, droppedBytes
 }
+
+// CursorPane returns the pane a capture_since cursor reads, and false when
+// c is not a cursor.
+func CursorPane(c string) (string, bool) {
+	pane, _, _, _, err := splitCursor(c)
+	return pane, err == nil
+}

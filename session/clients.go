@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
@@ -109,4 +110,38 @@ func (t tmuxClients) startError(err error) error {
 // noBinary is the error for a tmux binary that cannot be run.
 func noBinary(tmux string, err error) error {
 	return &Error{Kind: KindNoServer, Msg: "cannot run the tmux binary " + strconv.Quote(tmux) + ": " + err.Error(), Remedy: RemedyTmuxPath, Err: err}
+}
+
+// clientRef lets a notification handler, which exists before its client
+// does, reach that client.
+type clientRef struct {
+	src uint64 // the client's source number, set before the ref is shared
+
+	mu       sync.Mutex // guards the fields below
+	c        *controlmode.Conn
+	attached string // the session the client last said it is attached to
+}
+
+func (r *clientRef) setSession(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.attached = id
+}
+
+func (r *clientRef) session() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attached
+}
+
+func (r *clientRef) setConn(c *controlmode.Conn) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.c = c
+}
+
+func (r *clientRef) conn() *controlmode.Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.c
 }

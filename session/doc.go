@@ -18,32 +18,59 @@
 //
 // # Where things live
 //
+// The connection:
+//
+//   - manager.go: [Manager], its [Options] and [Socket].
 //   - link.go: the control clients' lives (connect, dial, the supervisor
-//     that reconnects, leaving a session about to be killed, Close) and
-//     watchers.go the extra clients that follow other sessions' panes.
-//     A link is built from a way to start clients (clients.go: on the
-//     Server's host, or a test's fake), the gate and the events it tells
+//     that reconnects, leaving a session about to be killed, Close), and
+//     watchers.go the extra clients that follow other sessions' panes and
+//     feed pane output into the streams (pausing and resuming). A link is
+//     built from a way to start clients, the gate and the events it tells
 //     its Server; it knows nothing else of the Server.
+//   - clients.go: starting a control client on the Server's host (or a
+//     test's fake), why one could not start, and clientRef.
 //   - server.go: running commands: send (one line on a given client,
-//     through the gate), exec (connect, resend what is safe to resend,
-//     map errors), execChange (exec that marks the model dirty), forkTmux
-//     (the only fork of tmux); and the resync. commands.go: the one table
-//     of what each tmux command is (reads, ends a session, blocks), from
-//     which the gate's hold, resending and effects follow.
-//   - model.go: the live model and its row formats; release.go: what each
-//     tmux release does differently, and nothing else asks the version.
-//   - targets.go: how a PaneRef or WindowRef becomes a tmux target.
-//   - ops_*.go: the typed operations; wait.go, capture_since.go,
-//     run_command.go and channel.go: waiting on panes.
+//     through the gate), exec (connect, resend what is safe to resend),
+//     execChange (exec that marks the model dirty), forkTmux (the only
+//     fork of tmux). commands.go: the one table of what each tmux command
+//     is (reads, ends a session, blocks), from which the gate's hold,
+//     resending and effects follow.
+//   - resync.go: reading a new client's server, and keeping the model in
+//     step with it; model.go: the live model and its row formats;
+//     subscribe.go: telling listeners of changes.
+//   - release.go: what each tmux release does differently, and nothing
+//     else asks the version; modes.go: the prompt the main client holds
+//     and the keys refused in copy mode.
+//   - host.go, ssh.go: where tmux runs, and what differs there (the only
+//     files that ask whether the host is remote); procwait_*.go: waiting
+//     for a process to exit.
+//
+// The operations:
+//
+//   - targets.go: how a PaneRef or WindowRef becomes a tmux target, and
+//     tmux ids; placement.go: where sessions, windows and panes are.
+//   - ops_read.go, ops_capture.go, ops_page.go: reading the model and
+//     panes; ops_session.go, ops_window.go, ops_pane.go: sessions, windows
+//     and panes; spawn.go: what starts a shell; ops_buffers.go,
+//     ops_options.go: buffers, options, environment and hooks;
+//     ops_server.go: a server's status and its end; probe_servers.go and
+//     probe_remote.go: finding the servers on a host.
+//   - input.go: what input was sent to which pane; grid.go: places in
+//     tmux's grid read with input; echo.go: the echo of typed input told
+//     from output, and the text a wait reads.
+//   - wait.go, capture_since.go, channel.go: waiting on panes and
+//     channels; run_command.go: running a command in a pane's shell, whose
+//     line and markers are internal/shellrun's.
 //   - errors.go, effects.go, owned.go: errors, what a call did, and the
 //     sessions this process created.
-//   - host.go, ssh.go: where tmux runs.
 //
 // The parts that need no tmux are packages of their own, each with its
 // own tests: internal/panestream (a pane's output with byte offsets),
 // internal/termtext (output rendered into the lines a reader sees),
-// internal/rows (tmux -F row formats) and internal/crashgate (the lock
-// that keeps our clients from crashing tmux).
+// internal/rows (tmux -F row formats), internal/crashgate (the lock that
+// keeps our clients from crashing tmux), internal/modekeys (the copy-mode
+// keys that would hold a client) and internal/shellrun (the line
+// run_command types, its markers, and reading a shell's prompt).
 //
 // # Concurrency
 //

@@ -262,3 +262,14 @@ func notFoundMessage(msg string) bool {
 	}
 	return false
 }
+
+// noServerMessage reports whether err is a one-shot tmux's complaint that
+// no server listens on the socket, or that none can start there.
+func noServerMessage(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
+		strings.Contains(msg, "error creating ")
+}

@@ -64,3 +64,57 @@ func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
 	}
 	return ps[0], nil
 }
+
+// PaneAt returns the pane ref names, read fresh in one round trip.
+func (s *Server) PaneAt(ctx context.Context, ref PaneRef) (Pane, error) {
+	t, err := paneTarget(ref)
+	if err != nil {
+		return Pane{}, err
+	}
+	rs, err := s.exec(ctx, s.paneInfoCommand(t))
+	if err != nil {
+		return Pane{}, err
+	}
+	return s.paneInfoOf(rs[0], t)
+}
+
+// DisplayMessage expands format against the pane ref names and returns
+// that pane's id and the expansion's lines. The caller vets format: tmux runs #(...) jobs
+// and re-expands #{E:...} values.
+func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, format string) (paneID string, lines []string, err error) {
+	t, err := paneTarget(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	// Not onPane: display-message prints empty fields for a missing pane
+	// instead of failing, so even a pane id is looked up first.
+	rs, err := s.exec(ctx, paneIDCommand(t),
+		controlmode.NewCommand("display-message", "-p", "-t", t).Text(format))
+	if err != nil {
+		return "", nil, err
+	}
+	if paneID, err = paneIDOf(rs[0], t); err != nil {
+		return "", nil, err
+	}
+	lines = rs[1].Lines
+	if rel := s.release(); rel.printEncoded() {
+		for i, line := range lines {
+			lines[i] = rel.decodeLoose(line)
+		}
+	}
+	return paneID, lines, nil
+}
+
+// WindowPanes returns the panes of the window w names, read fresh.
+func (s *Server) WindowPanes(ctx context.Context, w WindowRef) ([]Pane, error) {
+	t, err := s.windowTarget(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-panes", "-t", t, "-F", s.fmts.panes.String()))
+	if err != nil {
+		return nil, err
+	}
+	ps, _ := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
+	return ps, nil
+}

@@ -2,10 +2,7 @@ package session
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -43,66 +40,6 @@ func (s *Server) Session(ctx context.Context, target string) (Session, error) {
 		}
 	}
 	return Session{}, errorf(KindNotFound, "can't find session: %s", target)
-}
-
-// SpawnArgs are the arguments common to everything that starts a shell.
-type SpawnArgs struct {
-	StartDirectory string            // "~" expands; relative to this process's directory
-	Environment    map[string]string // set with -e for the new process
-	// SuppressHistory asks shells not to write a history file: HISTFILE,
-	// fish_history and fish_private_mode are set, and HISTCONTROL is set
-	// to ignorespace.
-	SuppressHistory bool
-}
-
-// historyOff is what SuppressHistory merges into the environment.
-var historyOff = map[string]string{"HISTFILE": "", "fish_history": "", "fish_private_mode": "1", "HISTCONTROL": "ignorespace"}
-
-// args returns the -c and -e flags; "~" in the start directory is home.
-func (a SpawnArgs) args(home string) ([]string, error) {
-	var out []string
-	if a.StartDirectory != "" {
-		dir := a.StartDirectory
-		if dir == "~" || strings.HasPrefix(dir, "~/") {
-			if home == "" {
-				return nil, errorf(KindInvalid, "cannot expand ~: $HOME is not defined")
-			}
-			dir = filepath.Join(home, dir[1:])
-		}
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, errorf(KindInvalid, "start directory: %v", err)
-		}
-		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return nil, errorf(KindInvalid, "start directory %q is not an existing directory", a.StartDirectory)
-		}
-		// tmux expands formats in -c; a directory holds none.
-		out = append(out, "-c", formatLiteral(abs))
-	}
-	env := make(map[string]string, len(a.Environment)+len(historyOff))
-	for k, v := range a.Environment {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, errorf(KindInvalid, "environment: invalid variable name %q", k)
-		}
-		env[k] = v
-	}
-	if a.SuppressHistory {
-		for k, v := range historyOff {
-			if old, ok := env[k]; ok && old != v {
-				return nil, errorf(KindInvalid, "environment: %s=%q conflicts with keeping the shell's history off", k, old)
-			}
-			env[k] = v
-		}
-	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, "-e", k+"="+env[k])
-	}
-	return out, nil
 }
 
 // CreateSessionArgs are the arguments of [Server.CreateSession].
@@ -344,22 +281,6 @@ func sessionAt(sessions []Session, i int) (Session, bool) {
 		return Session{}, false
 	}
 	return sessions[i], true
-}
-
-// CompareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
-// $9; an id that is not one sorts after those that are.
-func CompareIDs(a, b string) int {
-	na, errA := strconv.Atoi(strings.TrimLeft(a, "$@%"))
-	nb, errB := strconv.Atoi(strings.TrimLeft(b, "$@%"))
-	switch {
-	case errA == nil && errB == nil:
-		return na - nb
-	case errA == nil:
-		return -1
-	case errB == nil:
-		return 1
-	}
-	return strings.Compare(a, b)
 }
 
 // RenameSession renames session id and returns it as it is now, in one

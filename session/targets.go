@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -234,4 +235,20 @@ func envTarget(id, name string) []string {
 		return []string{"-t", "=" + name}
 	}
 	return []string{"-g"}
+}
+
+// CompareIDs orders tmux ids ($N, @N, %N) by number, so $10 is newer than
+// $9; an id that is not one sorts after those that are.
+func CompareIDs(a, b string) int {
+	na, errA := strconv.Atoi(strings.TrimLeft(a, "$@%"))
+	nb, errB := strconv.Atoi(strings.TrimLeft(b, "$@%"))
+	switch {
+	case errA == nil && errB == nil:
+		return na - nb
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
 }

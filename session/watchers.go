@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -12,40 +11,6 @@ import (
 // WatcherIdle is how long a watcher stays attached after its last reader
 // has gone, so that capture_since calls a little apart see everything.
 const WatcherIdle = 60 * time.Second
-
-// clientRef lets a notification handler, which exists before its client
-// does, reach that client.
-type clientRef struct {
-	src uint64 // the client's source number, set before the ref is shared
-
-	mu       sync.Mutex // guards the fields below
-	c        *controlmode.Conn
-	attached string // the session the client last said it is attached to
-}
-
-func (r *clientRef) setSession(id string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.attached = id
-}
-
-func (r *clientRef) session() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.attached
-}
-
-func (r *clientRef) setConn(c *controlmode.Conn) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.c = c
-}
-
-func (r *clientRef) conn() *controlmode.Conn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.c
-}
 
 // onOutput feeds output and flow-control notifications of client src into
 // the streams. It runs on that client's reader goroutine.
@@ -266,3 +231,8 @@ func (l *link) watcherCount() int {
 	defer l.mu.Unlock()
 	return len(l.watchers)
 }
+
+// StreamCap is how many bytes of a pane's output are kept for readers that
+// fall behind. A pane's buffer holds between StreamCap and 2×StreamCap
+// bytes, so memory stays bounded whatever a pane prints.
+const StreamCap = panestream.Cap

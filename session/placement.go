@@ -37,13 +37,6 @@ func (s *Server) Placement(ctx context.Context, fresh bool) (Placement, error) {
 	return Placement{Sessions: ss, Windows: ws, Panes: ps, Generation: s.Generation()}, nil
 }
 
-// CursorPane returns the pane a capture_since cursor reads, and false when
-// c is not a cursor.
-func CursorPane(c string) (string, bool) {
-	pane, _, _, _, err := splitCursor(c)
-	return pane, err == nil
-}
-
 // SessionsOf returns the ids of the sessions each pane (%N) or window (@N)
 // of ids is in, every session a window is linked into, read fresh from
 // tmux in one read-only round trip: what the model says may lag behind a
