@@ -146,38 +146,8 @@ func (c *schemaCheck) passes(v any) bool {
 	if c == nil {
 		return true
 	}
-	if c.never {
+	if c.never || !c.passesValue(v) {
 		return false
-	}
-	switch v := v.(type) {
-	case string:
-		if !c.passesType("string") || !c.passesString(v) {
-			return false
-		}
-	case float64:
-		typ := "number"
-		if _, frac := math.Modf(v); frac == 0 {
-			typ = "integer"
-		}
-		if !c.passesType(typ) || !c.passesNumber(v) {
-			return false
-		}
-	case bool:
-		if !c.passesType("boolean") {
-			return false
-		}
-	case map[string]any:
-		if !c.passesType("object") || !c.passesObject(v) {
-			return false
-		}
-	case []any:
-		if !c.passesType("array") || !c.passesArray(v) {
-			return false
-		}
-	default: // null, or no JSON value
-		if c.typ != "" || c.enum != nil {
-			return false
-		}
 	}
 	if c.enum != nil {
 		s, ok := v.(string)
@@ -186,14 +156,31 @@ func (c *schemaCheck) passes(v any) bool {
 		}
 	}
 	if c.anyOf != nil {
-		for _, a := range c.anyOf {
-			if a.passes(v) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(c.anyOf, func(a *schemaCheck) bool { return a.passes(v) })
 	}
 	return true
+}
+
+// passesValue reports whether v is of c's type and within its limits.
+func (c *schemaCheck) passesValue(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return c.passesType("string") && c.passesString(v)
+	case float64:
+		typ := "number"
+		if _, frac := math.Modf(v); frac == 0 {
+			typ = "integer"
+		}
+		return c.passesType(typ) && c.passesNumber(v)
+	case bool:
+		return c.passesType("boolean")
+	case map[string]any:
+		return c.passesType("object") && c.passesObject(v)
+	case []any:
+		return c.passesType("array") && c.passesArray(v)
+	}
+	// null, or no JSON value
+	return c.typ == "" && c.enum == nil
 }
 
 func (c *schemaCheck) passesType(got string) bool {

@@ -222,13 +222,9 @@ func (b *TmuxBackend) RespawnPane(ctx context.Context, in RespawnPaneIn) (PaneIn
 		return PaneInfo{}, err
 	}
 	p, err := srv.RespawnPane(ctx, id, session.RespawnArgs{
-		Kill:  in.Kill,
-		Shell: in.Shell,
-		SpawnArgs: session.SpawnArgs{
-			StartDirectory:  in.StartDirectory,
-			Environment:     in.Environment,
-			SuppressHistory: in.SuppressPersistentHistory,
-		},
+		Kill:      in.Kill,
+		Shell:     in.Shell,
+		SpawnArgs: spawnArgs(in.StartDirectory, in.Environment, in.SuppressPersistentHistory),
 	})
 	if err != nil {
 		return PaneInfo{}, err

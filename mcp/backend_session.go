@@ -61,14 +61,10 @@ func (b *TmuxBackend) CreateWindow(ctx context.Context, in CreateWindowIn) (Wind
 		return WindowInfo{}, err
 	}
 	w, err := srv.NewWindow(ctx, s.ID, session.NewWindowArgs{
-		Name:   in.WindowName,
-		Attach: in.Attach,
-		Where:  in.Direction,
-		SpawnArgs: session.SpawnArgs{
-			StartDirectory:  in.StartDirectory,
-			Environment:     in.Environment,
-			SuppressHistory: in.SuppressPersistentHistory,
-		},
+		Name:      in.WindowName,
+		Attach:    in.Attach,
+		Where:     in.Direction,
+		SpawnArgs: spawnArgs(in.StartDirectory, in.Environment, in.SuppressPersistentHistory),
 	})
 	if err != nil {
 		return WindowInfo{}, err

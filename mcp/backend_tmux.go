@@ -7,6 +7,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
+// DefaultWaitMax is the ceiling on any one wait when none is configured
+// (LIBTMUX_MCP_WAIT_MAX_SECONDS unset), as libtmux-mcp's.
+const DefaultWaitMax = 30 * time.Second
+
 // TmuxOptions configure [NewTmuxBackend].
 type TmuxOptions struct {
 	// Socket is the server used when a call names none (LIBTMUX_SOCKET,
@@ -18,7 +22,7 @@ type TmuxOptions struct {
 	SelfPane       string
 	SelfSocketPath string
 	// WaitMax caps every wait's timeout (LIBTMUX_MCP_WAIT_MAX_SECONDS).
-	// Zero means 300 s.
+	// Zero means DefaultWaitMax.
 	WaitMax time.Duration
 	// SuppressHistory is run_command's default for suppress_history
 	// (LIBTMUX_SUPPRESS_HISTORY). It is true unless the environment says 0.
@@ -26,10 +30,8 @@ type TmuxOptions struct {
 }
 
 // TmuxBackend serves the catalogue from a session.Manager: the real
-// Backend. Its methods live in backend_*.go, one file per domain; tools
-// not yet written answer through the embedded UnimplementedBackend.
+// Backend. Its methods live in backend_*.go, one file per domain.
 type TmuxBackend struct {
-	UnimplementedBackend
 	m    *session.Manager
 	opts TmuxOptions
 }
@@ -43,7 +45,7 @@ func NewTmuxBackend(m *session.Manager, opts *TmuxOptions) *TmuxBackend {
 		b.opts = *opts
 	}
 	if b.opts.WaitMax == 0 {
-		b.opts.WaitMax = 300 * time.Second
+		b.opts.WaitMax = DefaultWaitMax
 	}
 	return b
 }
@@ -63,6 +65,12 @@ func (b *TmuxBackend) isSelfServer(srv *session.Server) bool {
 		return false
 	}
 	return filepath.Clean(srv.SocketFile()) == filepath.Clean(b.opts.SelfSocketPath)
+}
+
+// spawnArgs converts the arguments that shape a new process, which
+// create_session, create_window, split_window and respawn_pane share.
+func spawnArgs(startDirectory string, env StringMap, suppressHistory bool) session.SpawnArgs {
+	return session.SpawnArgs{StartDirectory: startDirectory, Environment: env, SuppressHistory: suppressHistory}
 }
 
 // paneRef converts the tools' pane target group.

@@ -116,11 +116,7 @@ func (b *TmuxBackend) SplitWindow(ctx context.Context, in SplitWindowIn) (PaneIn
 		Direction: in.Direction,
 		Size:      string(in.Size),
 		Shell:     in.Shell,
-		SpawnArgs: session.SpawnArgs{
-			StartDirectory:  in.StartDirectory,
-			Environment:     in.Environment,
-			SuppressHistory: in.SuppressPersistentHistory,
-		},
+		SpawnArgs: spawnArgs(in.StartDirectory, in.Environment, in.SuppressPersistentHistory),
 	})
 	if err != nil {
 		return PaneInfo{}, err

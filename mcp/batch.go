@@ -9,26 +9,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// batchBackend is the Backend a server calls: the given one, with the three
-// call_*_tools_batch tools answered here, since running tools is this
-// package's job, not the session layer's.
-type batchBackend struct {
-	Backend
-	s *server
-}
-
-func (b batchBackend) CallReadonlyToolsBatch(ctx context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return b.s.runBatch(ctx, TierReadonly, in)
-}
-
-func (b batchBackend) CallMutatingToolsBatch(ctx context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return b.s.runBatch(ctx, TierMutating, in)
-}
-
-func (b batchBackend) CallDestructiveToolsBatch(ctx context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return b.s.runBatch(ctx, TierDestructive, in)
-}
-
 // runBatch runs the operations one after another, each through the whole
 // call path (validation, target checks, panics, audit), and reports each
 // row. A row may call a tool only if it is enabled and its tier is at most

@@ -80,21 +80,26 @@ func Catalogue() []ToolInfo {
 	defs := catalogue()
 	out := make([]ToolInfo, len(defs))
 	for i, d := range defs {
-		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: toolsetOf(d), Annotations: d.ann, Input: d.spec.schema}
+		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: d.toolset, Annotations: d.ann, Input: d.spec.schema}
 	}
 	return out
 }
 
-// toolDef is the declaration of one tool.
+// toolDef is the declaration of one tool: everything this package knows
+// about it is here, set by addTool and its options.
 type toolDef struct {
 	name        string
 	desc        string
 	tier        Tier
 	ann         Annotations
-	selfBounded bool     // waits on its own clock: refused inside batches
-	alwaysLoad  bool     // hint clients to keep it loaded (anthropic/alwaysLoad)
-	needsTarget []string // at least one must be given, else target_required
-	batch       bool     // a call_*_tools_batch wrapper
+	toolset     Toolset   // the one it is in; TierReadonly tools are in ToolsetInspect
+	access      access    // its scope class (see scopePolicy.check)
+	scopeWords  [2]string // its README scope rule, owned-write and owned, when its class's words do not say it
+	execArgs    []string  // arguments refused without the execute toolset (see checkExecArgs)
+	selfBounded bool      // waits on its own clock: refused inside batches
+	alwaysLoad  bool      // hint clients to keep it loaded (anthropic/alwaysLoad)
+	needsTarget []string  // at least one must be given, else target_required
+	batch       bool      // a call_*_tools_batch wrapper
 
 	// What tools/list sends (see advertisedInput, outputSchema, briefOutput).
 	fullInput  bool       // input schema with its size limits (a seed's)
@@ -102,8 +107,8 @@ type toolDef struct {
 	resultAs   string     // the tool whose output schema describes this one's result
 
 	in, out reflect.Type
-	// run decodes the input with decode and calls the backend method.
-	run func(ctx context.Context, b Backend, decode func(dst any) *ToolError) (any, error)
+	// run decodes the input with decode and calls the handler.
+	run func(ctx context.Context, s *server, decode func(dst any) *ToolError) (any, error)
 
 	// Built once by catalogue().
 	spec   *inputSpec
@@ -113,6 +118,41 @@ type toolDef struct {
 }
 
 type toolOption func(*toolDef)
+
+// The toolsets of tools above the readonly tier (readonly tools are all
+// inspect tools): exactly one of them is given to each.
+var (
+	manage   = inToolset(ToolsetManage)
+	execute  = inToolset(ToolsetExecute)
+	teardown = inToolset(ToolsetTeardown)
+)
+
+func inToolset(ts Toolset) toolOption { return func(d *toolDef) { d.toolset = ts } }
+
+// The scope classes (see access): exactly one of them is given to each tool.
+var (
+	touchesNone   = scopeClass(accessNone)
+	lists         = scopeClass(accessList)
+	reads         = scopeClass(accessRead)
+	writes        = scopeClass(accessWrite)
+	touchesServer = scopeClass(accessServer)
+)
+
+func scopeClass(a access) toolOption { return func(d *toolDef) { d.access = a } }
+
+// scopeRule gives the tool's README scope rule under owned-write and owned,
+// when the words of its class (scopeWords) do not say it.
+func scopeRule(ownedWrite, owned string) toolOption {
+	return func(d *toolDef) { d.scopeWords = [2]string{ownedWrite, owned} }
+}
+
+// scopeRuleBoth is scopeRule with the same words under both scopes.
+func scopeRuleBoth(words string) toolOption { return scopeRule(words, words) }
+
+// execArgs names the arguments of a manage tool that run a command or
+// shape the environment a command starts in: without the execute toolset
+// they are refused (tool_denied), the rest of the tool stays usable.
+func execArgs(args ...string) toolOption { return func(d *toolDef) { d.execArgs = args } }
 
 // selfBounded marks a tool that waits on its own clock.
 func selfBounded() toolOption { return func(d *toolDef) { d.selfBounded = true } }
@@ -143,22 +183,36 @@ func needsTarget(args ...string) toolOption {
 	return func(d *toolDef) { d.needsTarget = args }
 }
 
-// addTool declares a tool served by the Backend method call, typically a
-// method expression such as Backend.ListSessions. It is the one place where
-// input and output types meet the generic wrapper: everything else about a
-// call (denial, validation, panics, the envelope) is in server.call.
+// addTool declares a tool served by the Backend method call, a method
+// expression such as Backend.ListSessions. With its options (a scope class
+// always, a toolset above the readonly tier) it is the tool's one
+// declaration: the input and result types come from call, what the input
+// targets from the input type (targeter). It is the one place where they
+// meet the generic wrapper: everything else about a call (denial,
+// validation, panics, the envelope) is in server.call.
 func addTool[In, Out any](name string, tier Tier, ann Annotations, desc string,
 	call func(Backend, context.Context, In) (Out, error), opts ...toolOption) *toolDef {
+	return declare(name, tier, ann, desc, func(ctx context.Context, s *server, in In) (Out, error) {
+		return call(s.backend, ctx, in)
+	}, opts...)
+}
+
+// declare declares a tool whose handler is run; see addTool.
+func declare[In, Out any](name string, tier Tier, ann Annotations, desc string,
+	run func(context.Context, *server, In) (Out, error), opts ...toolOption) *toolDef {
 	d := &toolDef{
 		name: name, desc: desc, tier: tier, ann: ann,
 		in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
-		run: func(ctx context.Context, b Backend, decode func(any) *ToolError) (any, error) {
+		run: func(ctx context.Context, s *server, decode func(any) *ToolError) (any, error) {
 			var in In
 			if te := decode(&in); te != nil {
 				return nil, te
 			}
-			return call(b, ctx, in)
+			return run(ctx, s, in)
 		},
+	}
+	if tier == TierReadonly {
+		d.toolset = ToolsetInspect
 	}
 	for _, o := range opts {
 		o(d)
@@ -166,9 +220,38 @@ func addTool[In, Out any](name string, tier Tier, ann Annotations, desc string,
 	return d
 }
 
+// check panics when the declaration is incomplete or contradicts itself.
+func (d *toolDef) check() {
+	fail := func(format string, args ...any) {
+		panic(fmt.Sprintf("mcp: tool %s: ", d.name) + fmt.Sprintf(format, args...))
+	}
+	switch {
+	case d.access == accessUnset:
+		fail("no scope class (touchesNone, lists, reads, writes or touchesServer)")
+	case d.toolset == 0:
+		fail("in no toolset (manage, execute or teardown)")
+	case d.tier == TierReadonly && d.toolset != ToolsetInspect:
+		fail("a readonly tool is an inspect tool")
+	case d.tier == TierReadonly && d.access > accessRead:
+		fail("a readonly tool with scope class %d", d.access)
+	}
+	if d.access >= accessList && d.access <= accessWrite && !d.in.Implements(targeterType) {
+		fail("its input %s says nothing of its targets (targeter), which its scope class needs", d.in)
+	}
+	if d.scopeWords != ([2]string{}) && (d.scopeWords[0] == "" || d.scopeWords[1] == "") {
+		fail("a scope rule needs words for both owned scopes")
+	}
+}
+
 // catalogue returns every tool declaration with its schemas built. A bad
 // declaration panics: it is a bug that any test building a server finds.
-var catalogue = sync.OnceValue(func() []*toolDef {
+// It is set in init: the batch tools' handler runs rows, which looks
+// tools up in it, a cycle a variable's initializer may not have.
+var catalogue func() []*toolDef
+
+func init() { catalogue = sync.OnceValue(buildCatalogue) }
+
+func buildCatalogue() []*toolDef {
 	var defs []*toolDef
 	for _, group := range [][]*toolDef{serverTools(), sessionTools(), windowTools(),
 		paneInputTools(), paneReadTools(), paneLayoutTools(), optionTools()} {
@@ -180,7 +263,7 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 			panic("mcp: tool declared twice: " + d.name)
 		}
 		seen[d.name] = true
-		_ = toolsetOf(d) // panics for a tool in no toolset
+		d.check()
 		var err error
 		if d.spec, err = newInputSpec(d.in); err != nil {
 			panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))
@@ -192,6 +275,11 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 		for _, a := range d.needsTarget {
 			if d.spec.schema.Properties[a] == nil {
 				panic(fmt.Sprintf("mcp: tool %s: needsTarget names unknown argument %q", d.name, a))
+			}
+		}
+		for _, a := range d.execArgs {
+			if d.spec.schema.Properties[a] == nil {
+				panic(fmt.Sprintf("mcp: tool %s: execArgs names unknown argument %q", d.name, a))
 			}
 		}
 	}
@@ -214,7 +302,7 @@ var catalogue = sync.OnceValue(func() []*toolDef {
 		d.brief = briefOutput(desc)
 	}
 	return defs
-})
+}
 
 // lookupIn returns the declaration in defs named name, or nil.
 func lookupIn(defs []*toolDef, name string) *toolDef {

@@ -3,9 +3,11 @@
 // It is the declarative half of the server: the catalogue of libtmux-mcp's
 // 56 tools plus teardown_session ([Catalogue]), their input and output
 // schemas, annotations and safety tiers, the error envelope ([ToolError]),
-// the tmux:// resources and the prompts. What a tool does is behind one seam,
-// [Backend]: one method per tool, typed with this package's input and result
-// types. [NewServer] puts the two together into a [Server]: the Go SDK's
+// the tmux:// resources and the prompts. Each tool is declared once, in
+// tools.go: name, tier, toolset, scope class, words and handler. What a tool
+// does is behind one seam, [Backend]: one method per tool (the batch tools
+// excepted: this package runs their rows), typed with this package's input
+// and result types; each input type says what it targets (targets.go). [NewServer] puts the two together into a [Server]: the Go SDK's
 // server, plus [Server.CallTool], the same call path for a transport that
 // decodes tools/call itself.
 //

@@ -67,18 +67,6 @@ func (f *fakeBackend) KillServer(_ context.Context, in KillServerIn) (Message, e
 	return answer[Message](f, "kill_server", in)
 }
 
-func (f *fakeBackend) CallReadonlyToolsBatch(_ context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return answer[ToolCallBatchResult](f, "call_readonly_tools_batch", in)
-}
-
-func (f *fakeBackend) CallMutatingToolsBatch(_ context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return answer[ToolCallBatchResult](f, "call_mutating_tools_batch", in)
-}
-
-func (f *fakeBackend) CallDestructiveToolsBatch(_ context.Context, in ToolCallBatchIn) (ToolCallBatchResult, error) {
-	return answer[ToolCallBatchResult](f, "call_destructive_tools_batch", in)
-}
-
 func (f *fakeBackend) ListWindows(_ context.Context, in ListWindowsIn) (List[WindowInfo], error) {
 	return answer[List[WindowInfo]](f, "list_windows", in)
 }

@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/tmux-mcp/tmux-mcp/session"
+
 // Input types, one per tool, ordered by domain as in backend.go. Argument
 // names, types and defaults are libtmux-mcp's; teardown_session's are the
 // Julia port's. A Backend receives them validated, with defaults applied.
@@ -83,6 +85,10 @@ type (
 	KillServerIn struct{ Socket }
 )
 
+// The listings of every session name no target; their rows are cut to the scope.
+func (ListSessionsIn) targets() reach  { return reach{} }
+func (GetServerInfoIn) targets() reach { return reach{} }
+
 // Batch tools.
 type (
 	// ToolCallOperation is one call of a batch.
@@ -148,6 +154,10 @@ type (
 	}
 )
 
+func (in SelectWindowIn) targets() reach {
+	return reach{list: refs("", in.WindowID, in.SessionID, in.SessionName)}
+}
+
 // Window tools.
 type (
 	// ListPanesIn is the input of list_panes.
@@ -208,6 +218,21 @@ type (
 		Socket
 	}
 )
+
+func (in ListPanesIn) targets() reach {
+	return reach{list: refs("", in.WindowID, in.SessionID, in.SessionName)}
+}
+
+func (in SplitWindowIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}
+
+func (in KillWindowIn) targets() reach { return reach{list: refs("", in.WindowID, "", "")} }
+
+// targets of move_window: the window, and the session it moves to.
+func (in MoveWindowIn) targets() reach {
+	return in.WindowTarget.targets().with(sessionRef(in.DestinationSession))
+}
 
 // Pane input tools.
 type (
@@ -277,6 +302,23 @@ type (
 		Socket
 	}
 )
+
+// targets of send_keys_batch: every row's.
+func (in SendKeysBatchIn) targets() reach {
+	var r reach
+	for _, op := range in.Operations {
+		r = r.with(refs(op.PaneID, op.WindowID, op.SessionID, op.SessionName))
+	}
+	return r
+}
+
+func (in PasteTextIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}
+
+func (in PipePaneIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}
 
 // Pane reading tools.
 type (
@@ -355,6 +397,23 @@ type (
 	}
 )
 
+// targets of capture_since: the pane named, and the cursor's.
+func (in CaptureSinceIn) targets() reach {
+	r := in.PaneTarget.targets()
+	if pane, ok := session.CursorPane(in.Cursor); ok && in.Cursor != "" {
+		r = r.with(refs(pane, "", "", ""))
+	}
+	return r
+}
+
+// targets of display_message: the pane, and the format, which can reach
+// beyond it.
+func (in DisplayMessageIn) targets() reach {
+	r := in.PaneTarget.targets()
+	r.format = in.FormatString
+	return r
+}
+
 // Pane layout, mode and lifecycle tools.
 type (
 	// SelectPaneIn is the input of select_pane.
@@ -421,6 +480,21 @@ type (
 	}
 )
 
+func (in SelectPaneIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}
+
+func (in SwapPaneIn) targets() reach {
+	return reach{list: refs(in.SourcePaneID, "", "", "")}.with(refs(in.TargetPaneID, "", "", ""))
+}
+
+func (in EnterCopyModeIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}
+
+func (in RespawnPaneIn) targets() reach { return reach{list: refs(in.PaneID, "", "", "")} }
+func (in KillPaneIn) targets() reach    { return reach{list: refs(in.PaneID, "", "", "")} }
+
 // Option, environment, buffer and hook tools.
 type (
 	// ShowOptionIn is the input of show_option.
@@ -486,3 +560,27 @@ type (
 		Socket
 	}
 )
+
+// targets of set_option: its table, and the option, since a server option
+// is the server's whatever table is named.
+func (in SetOptionIn) targets() reach {
+	r := in.OptionScope.targets()
+	r.option = in.Option
+	return r
+}
+
+// targets of the environment tools: naming no session means the global
+// environment, not the default session.
+func (in ShowEnvironmentIn) targets() reach { return environmentTargets(in.SessionTarget) }
+func (in SetEnvironmentIn) targets() reach  { return environmentTargets(in.SessionTarget) }
+
+func environmentTargets(t SessionTarget) reach {
+	if t.SessionID == "" && t.SessionName == "" {
+		return reach{server: true}
+	}
+	return t.targets()
+}
+
+func (in PasteBufferIn) targets() reach {
+	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
+}

@@ -14,7 +14,7 @@ import (
 
 // watchCounter is a changeWatcher that counts the watches running.
 type watchCounter struct {
-	UnimplementedBackend
+	Backend // nil: a call that reaches it panics, answered internal
 	mu      sync.Mutex
 	running map[string]int // pane ("" for sessions) -> watches
 }

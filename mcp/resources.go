@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -53,6 +54,65 @@ func (s *server) routeResources(next sdk.MethodHandler) sdk.MethodHandler {
 
 var paneNumber = regexp.MustCompile(`^%?[0-9]+$`)
 
+// paneOfSegment reads a URI segment that names a pane: as a URI first
+// (%253 is %3), then leniently: %12 as written, and a bare 12 as %12.
+func paneOfSegment(seg string) string {
+	name := unescapeSegment(seg)
+	if paneNumber.MatchString(name) && strings.HasPrefix(name, "%") {
+		return name
+	}
+	if paneNumber.MatchString(seg) {
+		return "%" + strings.TrimPrefix(seg, "%")
+	}
+	return name
+}
+
+// unescapeSegment is a URI segment unescaped, or as it is when it is no
+// valid escape.
+func unescapeSegment(seg string) string {
+	if v, err := url.PathUnescape(seg); err == nil {
+		return v
+	}
+	return seg
+}
+
+// resourceRef is what a tmux:// URI names.
+type resourceRef struct {
+	kind    string // a resourceTemplates name; "" for no resource
+	sock    Socket
+	session string // the session's name
+	window  string // the window's index
+	pane    string // the pane's id
+}
+
+// parseResource reads a tmux:// URI. ok is false for one with an empty
+// path segment; kind is "" for a path that names no resource.
+func parseResource(uri string) (r resourceRef, ok bool) {
+	rest := strings.TrimPrefix(uri, "tmux://")
+	rest, query, _ := strings.Cut(rest, "?")
+	q, _ := url.ParseQuery(query)
+	r.sock = Socket{SocketName: q.Get("socket_name")}
+	seg := strings.Split(rest, "/")
+	if slices.Contains(seg, "") {
+		return r, false
+	}
+	switch {
+	case len(seg) == 1 && seg[0] == "sessions":
+		r.kind = "sessions"
+	case len(seg) == 2 && seg[0] == "sessions":
+		r.kind, r.session = "session", unescapeSegment(seg[1])
+	case len(seg) == 3 && seg[0] == "sessions" && seg[2] == "windows":
+		r.kind, r.session = "session_windows", unescapeSegment(seg[1])
+	case len(seg) == 4 && seg[0] == "sessions" && seg[2] == "windows":
+		r.kind, r.session, r.window = "window", unescapeSegment(seg[1]), unescapeSegment(seg[3])
+	case len(seg) == 2 && seg[0] == "panes":
+		r.kind, r.pane = "pane", paneOfSegment(seg[1])
+	case len(seg) == 3 && seg[0] == "panes" && seg[2] == "content":
+		r.kind, r.pane = "pane_content", paneOfSegment(seg[1])
+	}
+	return r, true
+}
+
 // readResource answers one tmux:// URI through the Backend's tool methods.
 func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadResourceResult, err error) {
 	defer func() {
@@ -61,79 +121,24 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 			res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error reading " + uri}
 		}
 	}()
-	rest := strings.TrimPrefix(uri, "tmux://")
-	rest, query, _ := strings.Cut(rest, "?")
-	q, _ := url.ParseQuery(query)
-	sock := Socket{SocketName: q.Get("socket_name")}
-	seg := strings.Split(rest, "/")
-	for i := range seg {
-		if seg[i] == "" {
-			return nil, sdk.ResourceNotFoundError(uri)
-		}
+	r, ok := parseResource(uri)
+	if !ok {
+		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	name := func(i int) string {
-		if v, err := url.PathUnescape(seg[i]); err == nil {
-			return v
-		}
-		return seg[i]
-	}
-	// A pane id is read as a URI first (%253 is %3), then leniently: %12
-	// as written, and a bare 12 as %12.
-	paneID := func() string {
-		if v := name(1); paneNumber.MatchString(v) && strings.HasPrefix(v, "%") {
-			return v
-		}
-		if paneNumber.MatchString(seg[1]) {
-			return "%" + strings.TrimPrefix(seg[1], "%")
-		}
-		return name(1)
-	}
-
 	if te := s.scope.checkResource(ctx, uri); te != nil {
 		return nil, resourceError(uri, te)
 	}
-	var v any
-	switch {
-	case len(seg) == 1 && seg[0] == "sessions":
-		l, e := s.backend.ListSessions(ctx, ListSessionsIn{Socket: sock})
-		v, err = orEmpty(l.Result), e
-	case len(seg) == 2 && seg[0] == "sessions":
-		st := SessionTarget{SessionName: name(1)}
-		var info SessionInfo
-		if info, err = s.backend.GetSessionInfo(ctx, GetSessionInfoIn{SessionTarget: st, Socket: sock}); err == nil {
-			var w List[WindowInfo]
-			w, err = s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: st, Socket: sock})
-			v = struct {
-				SessionInfo
-				Windows []WindowInfo `json:"windows"`
-			}{info, w.Result}
-		}
-	case len(seg) == 3 && seg[0] == "sessions" && seg[2] == "windows":
-		l, e := s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: SessionTarget{SessionName: name(1)}, Socket: sock})
-		v, err = orEmpty(l.Result), e
-	case len(seg) == 4 && seg[0] == "sessions" && seg[2] == "windows":
-		wt := WindowTarget{SessionName: name(1), WindowIndex: name(3)}
-		var info WindowInfo
-		if info, err = s.backend.GetWindowInfo(ctx, GetWindowInfoIn{WindowTarget: wt, Socket: sock}); err == nil {
-			var p List[PaneInfo]
-			p, err = s.backend.ListPanes(ctx, ListPanesIn{
-				SessionTarget: SessionTarget{SessionName: wt.SessionName}, WindowIndex: wt.WindowIndex, Socket: sock})
-			v = struct {
-				WindowInfo
-				Panes []PaneInfo `json:"panes"`
-			}{info, p.Result}
-		}
-	case len(seg) == 2 && seg[0] == "panes":
-		v, err = s.backend.GetPaneInfo(ctx, GetPaneInfoIn{PaneTarget: PaneTarget{PaneID: paneID()}, Socket: sock})
-	case len(seg) == 3 && seg[0] == "panes" && seg[2] == "content":
-		var m Message
-		m, err = s.backend.CapturePane(ctx, CapturePaneIn{PaneTarget: PaneTarget{PaneID: paneID()}, Socket: sock})
-		if err == nil {
-			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: m.Result}}}, nil
-		}
-	default:
+	if r.kind == "" {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
+	if r.kind == "pane_content" {
+		m, err := s.backend.CapturePane(ctx, CapturePaneIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
+		if err != nil {
+			return nil, resourceError(uri, classify(err))
+		}
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: m.Result}}}, nil
+	}
+	v, err := s.resourceValue(ctx, r)
 	if err != nil {
 		return nil, resourceError(uri, classify(err))
 	}
@@ -142,6 +147,41 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// resourceValue reads what a JSON resource shows.
+func (s *server) resourceValue(ctx context.Context, r resourceRef) (any, error) {
+	st := SessionTarget{SessionName: r.session}
+	switch r.kind {
+	case "sessions":
+		l, err := s.backend.ListSessions(ctx, ListSessionsIn{Socket: r.sock})
+		return orEmpty(l.Result), err
+	case "session":
+		info, err := s.backend.GetSessionInfo(ctx, GetSessionInfoIn{SessionTarget: st, Socket: r.sock})
+		if err != nil {
+			return nil, err
+		}
+		w, err := s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: st, Socket: r.sock})
+		return struct {
+			SessionInfo
+			Windows []WindowInfo `json:"windows"`
+		}{info, w.Result}, err
+	case "session_windows":
+		l, err := s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: st, Socket: r.sock})
+		return orEmpty(l.Result), err
+	case "window":
+		wt := WindowTarget{SessionName: r.session, WindowIndex: r.window}
+		info, err := s.backend.GetWindowInfo(ctx, GetWindowInfoIn{WindowTarget: wt, Socket: r.sock})
+		if err != nil {
+			return nil, err
+		}
+		p, err := s.backend.ListPanes(ctx, ListPanesIn{SessionTarget: st, WindowIndex: r.window, Socket: r.sock})
+		return struct {
+			WindowInfo
+			Panes []PaneInfo `json:"panes"`
+		}{info, p.Result}, err
+	}
+	return s.backend.GetPaneInfo(ctx, GetPaneInfoIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
 }
 
 func orEmpty[T any](s []T) []T {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -79,8 +78,10 @@ func (p *scopePolicy) allowNote() string {
 type access int
 
 const (
+	// accessUnset is no class: a declaration that leaves it panics.
+	accessUnset access = iota
 	// accessNone touches no session: it is allowed in every scope.
-	accessNone access = iota
+	accessNone
 	// accessList lists sessions, windows or panes: allowed in every scope,
 	// and under owned its rows are cut to the sessions in scope.
 	accessList
@@ -94,41 +95,6 @@ const (
 	// owned.
 	accessServer
 )
-
-// toolAccess is the scope class of every tool. A tool missing from it is
-// refused under the owned scopes (a test keeps it complete).
-var toolAccess = map[string]access{
-	"list_servers": accessNone, "list_sessions": accessList, "get_server_info": accessList,
-	"create_session": accessNone, "kill_server": accessServer,
-	"call_readonly_tools_batch": accessNone, "call_read_tools_batch": accessNone, "call_mutating_tools_batch": accessNone,
-	"call_destructive_tools_batch": accessNone, // each row is checked as its own call
-
-	"list_windows": accessList, "get_session_info": accessRead, "create_window": accessWrite,
-	"rename_session": accessWrite, "kill_session": accessWrite, "select_window": accessWrite,
-	"teardown_session": accessNone, // it destroys only what this process created: its own check
-
-	"list_panes": accessList, "get_window_info": accessRead, "split_window": accessWrite,
-	"rename_window": accessWrite, "kill_window": accessWrite, "select_layout": accessWrite,
-	"resize_window": accessWrite, "move_window": accessWrite,
-
-	"run_command": accessWrite, "send_keys": accessWrite, "send_keys_batch": accessWrite,
-	"paste_text": accessWrite, "pipe_pane": accessWrite,
-	"wait_for_channel": accessNone, "signal_channel": accessServer,
-
-	"capture_pane": accessRead, "capture_since": accessRead, "snapshot_pane": accessRead,
-	"search_panes": accessList, "wait_for_text": accessRead, "get_pane_info": accessRead,
-	"wait_for_content_change": accessRead, // main's; an entry for a tool not served is unused
-	"find_pane_by_position":   accessRead, "display_message": accessRead,
-
-	"select_pane": accessWrite, "swap_pane": accessWrite, "resize_pane": accessWrite,
-	"set_pane_title": accessWrite, "clear_pane": accessWrite, "enter_copy_mode": accessWrite,
-	"exit_copy_mode": accessWrite, "respawn_pane": accessWrite, "kill_pane": accessWrite,
-
-	"show_option": accessRead, "set_option": accessWrite, "show_environment": accessRead,
-	"set_environment": accessWrite, "load_buffer": accessNone, "paste_buffer": accessWrite,
-	"show_buffer": accessNone, "delete_buffer": accessNone, // MCP-named buffers only, in no session
-	"show_hooks": accessRead, "show_hook": accessRead,
-}
 
 // serverOptions are tmux's server options (show-options -s) in 3.2 to
 // 3.8: set-option files them in the server's table whatever target it is
@@ -149,19 +115,6 @@ var serverOptions = map[string]bool{
 	"light-theme-dark-grey": true, "light-theme-green": true, "light-theme-light-grey": true,
 	"light-theme-magenta": true, "light-theme-red": true, "light-theme-white": true, "light-theme-yellow": true,
 }
-
-// accessOf is the scope class of tool name; a tool missing from
-// toolAccess counts as server-wide, so the owned scopes refuse it.
-func accessOf(name string) access {
-	if a, ok := toolAccess[name]; ok {
-		return a
-	}
-	return accessServer
-}
-
-// globalWithoutSession names the tools for which naming no session means
-// the server's global table, not the default session.
-var globalWithoutSession = map[string]bool{"show_environment": true, "set_environment": true}
 
 // scopePolicy is the scope a server enforces.
 type scopePolicy struct {
@@ -377,65 +330,76 @@ func (p *scopePolicy) checks(a access) bool {
 // check refuses a call of tool d with the decoded input in (a pointer to
 // d's input type) that reaches outside the scope, before the Backend runs.
 // It reads where things are from the live model, which costs no tmux call
-// while the model is current. Under owned, a read that names no target is
-// pointed at the oldest session in scope instead of the oldest one.
+// while the model is current. What the call targets, the input says
+// ([targeter]). Under owned, a read that names no target is pointed at the
+// oldest session in scope instead of the oldest one.
 func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError {
-	a := accessOf(d.name)
-	if !p.checks(a) {
+	if !p.checks(d.access) {
 		return nil
 	}
-	if a == accessServer {
+	if d.access == accessServer {
 		return p.deny(d.name, "it acts on the whole tmux server")
 	}
-	f := inputFields(in)
-	ts, server, undecidable := targetsOf(d, f)
-	write := a == accessWrite
-	if o, ok := f["option"]; ok && write && serverOptions[strings.SplitN(o.String(), "[", 2)[0]] {
+	t, ok := in.(targeter)
+	if !ok {
+		return p.deny(d.name, "its targets cannot be placed") // the catalogue panics first
+	}
+	r := t.targets()
+	write := d.access == accessWrite
+	if write && serverOptions[strings.SplitN(r.option, "[", 2)[0]] {
 		// tmux files a server option in the server's table whatever
 		// target it is given: set-option -t mine escape-time 0 is global.
-		return p.deny(d.name+" of server option "+o.String(), "server options are tmux's own, for every session")
+		return p.deny(d.name+" of server option "+r.option, "server options are tmux's own, for every session")
 	}
-	if server {
+	if r.server {
 		if write || p.scope == ScopeOwned {
 			return p.deny(d.name+" on the server-wide table", "name a session, window or pane in scope instead")
 		}
 		return nil
 	}
-	if undecidable != "" {
-		return p.deny(d.name+" "+undecidable, "name the target by id ($N, @N or %N)")
+	if r.undecidable != "" {
+		return p.deny(d.name+" "+r.undecidable, "name the target by id ($N, @N or %N)")
 	}
-	v, err := p.newView(ctx, socketOf(f))
+	v, err := p.newView(ctx, socketOf(in))
 	if err != nil {
 		return classify(err)
 	}
-	if a == accessRead && d.name == "display_message" {
-		if te := p.checkFormat(f); te != nil {
-			return te
-		}
-	}
-	if len(ts) == 0 {
-		if a == accessList {
-			return nil // every row: cut to the scope afterwards
-		}
-		def, ok := v.defaultSession(false)
-		if !ok || v.inScope(def) {
-			return nil // no session at all: the tool says so itself
-		}
-		if !write {
-			if mine, ok := v.defaultSession(true); ok && setField(f, "session_id", mine.ID) {
-				return nil
-			}
-		}
-		what := d.name + " with no target, which acts on the oldest session, " + v.sessionLabel(def.ID) + ","
-		if p.scope == ScopeOwned {
-			what = d.name + " with no target, which acts on the oldest session,"
-		}
-		return p.deny(what, "name a target in scope")
-	}
-	if te := v.checkTargets(ctx, ts); te != nil || !write {
+	if te := p.checkFormat(d.name, r.format); te != nil {
 		return te
 	}
-	return v.recheck(ctx, ts)
+	if len(r.list) == 0 {
+		return p.checkDefault(v, d, in)
+	}
+	if te := v.checkTargets(ctx, r.list); te != nil || !write {
+		return te
+	}
+	return v.recheck(ctx, r.list)
+}
+
+// checkDefault checks a call that names no target. A listing is cut to the
+// scope afterwards; any other call acts on the oldest session. Under owned,
+// a read is pointed at the oldest session in scope instead, when its input
+// can name a session (sessionDefaulter).
+func (p *scopePolicy) checkDefault(v *view, d *toolDef, in any) *ToolError {
+	if d.access == accessList {
+		return nil // every row: cut to the scope afterwards
+	}
+	def, ok := v.defaultSession(false)
+	if !ok || v.inScope(def) {
+		return nil // no session at all: the tool says so itself
+	}
+	if d.access == accessRead {
+		sd, can := in.(sessionDefaulter)
+		if mine, ok := v.defaultSession(true); ok && can {
+			sd.defaultSession(mine.ID)
+			return nil
+		}
+	}
+	what := d.name + " with no target, which acts on the oldest session, " + v.sessionLabel(def.ID) + ","
+	if p.scope == ScopeOwned {
+		what = d.name + " with no target, which acts on the oldest session,"
+	}
+	return p.deny(what, "name a target in scope")
 }
 
 // recheck places the panes and windows of a change that the model let
@@ -543,166 +507,27 @@ func resourceTargets(uri string) (Socket, []target, bool) {
 	if len(seg) < 2 {
 		return sock, nil, true
 	}
-	name := seg[1]
-	if v, err := url.PathUnescape(name); err == nil {
-		name = v
-	}
 	switch seg[0] {
 	case "sessions":
-		return sock, []target{{kind: "session", id: name, name: true}}, true
+		return sock, []target{{kind: "session", id: unescapeSegment(seg[1]), name: true}}, true
 	case "panes":
 		// As readResource reads it: %253 is %3, a bare 12 is %12.
-		if !paneNumber.MatchString(name) || !strings.HasPrefix(name, "%") {
-			if paneNumber.MatchString(seg[1]) {
-				name = "%" + strings.TrimPrefix(seg[1], "%")
-			}
-		}
-		return sock, []target{{kind: "pane", id: name}}, true
+		return sock, []target{{kind: "pane", id: paneOfSegment(seg[1])}}, true
 	}
 	return sock, nil, false
 }
 
-// checkFormat refuses, under owned, display_message formats that reach
-// beyond the target pane's session: the loop over every session (#{S:})
-// and the client variables (clients sit in the user's sessions).
-func (p *scopePolicy) checkFormat(f map[string]reflect.Value) *ToolError {
+// checkFormat refuses, under owned, tmux formats (display_message's) that
+// reach beyond the target pane's session: the loop over every session
+// (#{S:}) and the client variables (clients sit in the user's sessions).
+func (p *scopePolicy) checkFormat(tool, format string) *ToolError {
 	if p.scope != ScopeOwned {
 		return nil
 	}
-	fv, ok := f["format_string"]
-	if !ok {
-		return nil
-	}
-	s := fv.String()
 	for _, bad := range []string{"S:", "S/", "client_"} {
-		if strings.Contains(s, bad) {
-			return p.deny("display_message with "+bad, "formats that loop over every session (#{S:...}) or read clients are refused")
+		if strings.Contains(format, bad) {
+			return p.deny(tool+" with "+bad, "formats that loop over every session (#{S:...}) or read clients are refused")
 		}
 	}
 	return nil
-}
-
-// socketOf returns the socket a call names.
-func socketOf(f map[string]reflect.Value) Socket {
-	if v, ok := f["socket_name"]; ok {
-		return Socket{SocketName: v.String()}
-	}
-	return Socket{}
-}
-
-// setField sets the string argument name, when the input has it.
-func setField(f map[string]reflect.Value, name, value string) bool {
-	v, ok := f[name]
-	if !ok || !v.CanSet() || v.Kind() != reflect.String {
-		return false
-	}
-	v.SetString(value)
-	return true
-}
-
-// targetsOf returns what a call names: its targets, whether it acts on a
-// server-wide table instead, or why its target cannot be placed.
-func targetsOf(d *toolDef, f map[string]reflect.Value) (ts []target, server bool, undecidable string) {
-	str := func(name string) string {
-		if v, ok := f[name]; ok && v.Kind() == reflect.String {
-			return v.String()
-		}
-		return ""
-	}
-	add := func(kind, id string, name bool) {
-		if id != "" {
-			ts = append(ts, target{kind: kind, id: id, name: name})
-		}
-	}
-	addRef := func(pane, window, sessionID, sessionName string) {
-		add("pane", pane, false)
-		add("window", window, false)
-		add("session", sessionID, false)
-		add("session", sessionName, true)
-	}
-	addRef(str("pane_id"), str("window_id"), str("session_id"), str("session_name"))
-	add("pane", str("source_pane_id"), false)
-	add("pane", str("target_pane_id"), false)
-	if dst := str("destination_session"); dst != "" {
-		add("session", dst, !strings.HasPrefix(dst, "$"))
-	}
-	if c := str("cursor"); c != "" {
-		if pane, ok := session.CursorPane(c); ok {
-			add("pane", pane, false)
-		}
-	}
-	if ops, ok := f["operations"]; ok && ops.Kind() == reflect.Slice {
-		for i := range ops.Len() {
-			if op, ok := ops.Index(i).Interface().(SendKeysOperation); ok {
-				addRef(op.PaneID, op.WindowID, op.SessionID, op.SessionName)
-			}
-		}
-	}
-	if _, ok := f["global_"]; ok {
-		// An option or hook table: scope, target, global_.
-		scope, t := str("scope"), str("target")
-		switch {
-		case f["global_"].Bool() || scope == "server":
-			return nil, true, ""
-		case t == "":
-			return nil, false, "with no target (tmux's current " + orWord(scope, "session") + ")"
-		case scope == "session":
-			add("session", t, !strings.HasPrefix(t, "$"))
-		case scope == "window" && isID(t, '@'):
-			add("window", t, false)
-		case scope == "pane" && isID(t, '%'):
-			add("pane", t, false)
-		default:
-			return nil, false, fmt.Sprintf("with target %q", t)
-		}
-	}
-	if globalWithoutSession[d.name] && len(ts) == 0 {
-		return nil, true, ""
-	}
-	return ts, false, ""
-}
-
-func orWord(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// isID reports whether s is sigil followed by digits.
-func isID(s string, sigil byte) bool {
-	if len(s) < 2 || s[0] != sigil {
-		return false
-	}
-	return strings.Trim(s[1:], "0123456789") == ""
-}
-
-// inputFields returns the fields of the input in points to, by JSON name,
-// embedded groups included; they are settable.
-func inputFields(in any) map[string]reflect.Value {
-	f := map[string]reflect.Value{}
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	var walk func(v reflect.Value)
-	walk = func(v reflect.Value) {
-		if v.Kind() != reflect.Struct {
-			return
-		}
-		t := v.Type()
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if sf.Anonymous {
-				walk(v.Field(i))
-				continue
-			}
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if name != "" && name != "-" {
-				f[name] = v.Field(i)
-			}
-		}
-	}
-	walk(v)
-	return f
 }

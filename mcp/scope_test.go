@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,9 +11,14 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
-// TestScopeTableComplete: every tool of the catalogue has a scope class,
-// and every argument that can name a session, window or pane is one that
-// targetsOf reads, so a new tool or argument cannot slip past the check.
+// noBackend is a Backend with no methods: a call that reaches it panics,
+// which the server answers internal.
+type noBackend struct{ Backend }
+
+// TestScopeTableComplete: every argument that can name a session, window
+// or pane is one that a checked tool's input reports among its targets
+// (TestEveryTargetIsRead sets each one), and a tool that touches no session
+// has none, so a new tool or argument cannot slip past the check.
 func TestScopeTableComplete(t *testing.T) {
 	read := []string{"pane_id", "window_id", "session_id", "session_name", "source_pane_id", "target_pane_id",
 		"destination_session", "cursor", "operations", "scope", "target", "global_"}
@@ -21,18 +27,112 @@ func TestScopeTableComplete(t *testing.T) {
 		"generation", "buffer_name", "channel", "output_path", "start_directory", "shell", "new_name", "window_name",
 		"destination_index", "max_matched_lines_per_pane"}
 	for _, d := range catalogue() {
-		a, ok := toolAccess[d.name]
-		if !ok {
-			t.Errorf("%s has no scope class in toolAccess", d.name)
-		}
 		for name := range d.spec.schema.Properties {
-			if slices.Contains(read, name) && a == accessNone && !d.batch && d.name != "create_session" { // its session_name is the new one's
+			if slices.Contains(read, name) && d.access == accessNone && !d.batch && d.name != "create_session" { // its session_name is the new one's
 				t.Errorf("%s: argument %s names a target, but the tool is accessNone", d.name, name)
 			}
 			if slices.Contains(other, name) || slices.Contains(read, name) || !looksLikeTarget(name) {
 				continue
 			}
-			t.Errorf("%s: argument %s may name a target that targetsOf does not read", d.name, name)
+			t.Errorf("%s: argument %s may name a target that no input reports", d.name, name)
+		}
+	}
+}
+
+// TestEveryTargetIsRead sets, in the input of every tool the scope checks,
+// each argument that names a pane, window or session (found by its JSON
+// name, embedded groups and batch rows included), and wants the input's
+// targets to hold it: an input whose targets method forgets an argument,
+// or inherits a group's that knows fewer, fails here.
+func TestEveryTargetIsRead(t *testing.T) {
+	values := map[string]target{
+		"pane_id":             {kind: "pane", id: "%71"},
+		"source_pane_id":      {kind: "pane", id: "%72"},
+		"target_pane_id":      {kind: "pane", id: "%73"},
+		"window_id":           {kind: "window", id: "@74"},
+		"session_id":          {kind: "session", id: "$75"},
+		"session_name":        {kind: "session", id: "name76", name: true},
+		"destination_session": {kind: "session", id: "name77", name: true},
+	}
+	checked := 0
+	for _, d := range catalogue() {
+		if d.access < accessList || d.access > accessWrite {
+			continue
+		}
+		for _, arg := range targetArgs(d.in, "") {
+			want := values[arg.name]
+			in := reflect.New(d.in)
+			arg.set(in.Elem(), want.id)
+			got := in.Interface().(targeter).targets()
+			if !slices.Contains(got.list, want) {
+				t.Errorf("%s with %s %s: targets %v, want %v among them", d.name, arg.path, want.id, got.list, want)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Errorf("checked %d target arguments; the walk is broken", checked)
+	}
+}
+
+// targetArg is one argument of an input that names a target, and how to
+// set it.
+type targetArg struct {
+	name, path string
+	set        func(in reflect.Value, value string)
+}
+
+// targetArgs finds the string fields of t whose JSON names are targets,
+// in embedded groups and in the elements of lists of structs.
+func targetArgs(t reflect.Type, path string) []targetArg {
+	var out []targetArg
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch {
+		case sf.Anonymous:
+			for _, a := range targetArgs(sf.Type, path) {
+				set := a.set
+				out = append(out, targetArg{a.name, a.path, func(in reflect.Value, v string) { set(in.Field(i), v) }})
+			}
+		case sf.Type.Kind() == reflect.Slice && sf.Type.Elem().Kind() == reflect.Struct:
+			for _, a := range targetArgs(sf.Type.Elem(), path+name+"[0].") {
+				set, elem := a.set, sf.Type.Elem()
+				out = append(out, targetArg{a.name, a.path, func(in reflect.Value, v string) {
+					row := reflect.New(elem).Elem()
+					set(row, v)
+					in.Field(i).Set(reflect.Append(in.Field(i), row))
+				}})
+			}
+		case sf.Type.Kind() == reflect.String && slices.Contains([]string{"pane_id", "source_pane_id", "target_pane_id",
+			"window_id", "session_id", "session_name", "destination_session"}, name):
+			out = append(out, targetArg{name, path + name, func(in reflect.Value, v string) { in.Field(i).SetString(v) }})
+		}
+	}
+	return out
+}
+
+// TestReadsPointAtASession: every read tool whose input can name a session
+// by id can be pointed at the oldest session in scope (sessionDefaulter),
+// and the id it is given is the one its targets then name.
+func TestReadsPointAtASession(t *testing.T) {
+	for _, d := range catalogue() {
+		if d.access != accessRead {
+			continue
+		}
+		_, hasID := d.spec.schema.Properties["session_id"]
+		in := reflect.New(d.in).Interface()
+		sd, ok := in.(sessionDefaulter)
+		if ok != hasID {
+			t.Errorf("%s: has session_id %v, can be pointed at a session %v", d.name, hasID, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		sd.defaultSession("$9")
+		if got := in.(targeter).targets().list; !slices.Contains(got, target{kind: "session", id: "$9"}) {
+			t.Errorf("%s pointed at $9: targets %v", d.name, got)
 		}
 	}
 }
@@ -63,12 +163,12 @@ func TestParseScope(t *testing.T) {
 // where things are gets every targeted call refused, never run; a bad
 // --allow-session glob is a usage error.
 func TestScopeWithoutSource(t *testing.T) {
-	cs := connect(t, UnimplementedBackend{}, &Options{Scope: "owned-write"}, "2025-11-25")
+	cs := connect(t, noBackend{}, &Options{Scope: "owned-write"}, "2025-11-25")
 	e := envelopeOf(t, call(t, cs, "send_keys", map[string]any{"pane_id": "%1", "keys": "x"}))
 	if e.Code != CodeTargetDenied || e.Effects != EffectsNone {
 		t.Errorf("got %+v, want target_denied with effects none", e)
 	}
-	if _, err := NewServer(UnimplementedBackend{}, &Options{AllowSessions: []string{"["}}); !errors.Is(err, ErrUsage) {
+	if _, err := NewServer(noBackend{}, &Options{AllowSessions: []string{"["}}); !errors.Is(err, ErrUsage) {
 		t.Errorf("bad glob: got %v, want a usage error", err)
 	}
 }
@@ -76,13 +176,8 @@ func TestScopeWithoutSource(t *testing.T) {
 // TestScopeRulesAgree: the README's words for a tool agree with its class
 // where a class decides them.
 func TestScopeRulesAgree(t *testing.T) {
-	for name := range scopeToolWords {
-		if lookupTool(name) == nil {
-			t.Errorf("scopeToolWords names %s, which is no tool", name)
-		}
-	}
 	for _, r := range ScopeRules() {
-		switch accessOf(r.Tool) {
+		switch lookupTool(r.Tool).access {
 		case accessServer:
 			if !strings.HasPrefix(r.OwnedWrite, "refused") || !strings.HasPrefix(r.Owned, "refused") {
 				t.Errorf("%s is refused under both owned scopes, but its rule says %+v", r.Tool, r)
@@ -103,9 +198,9 @@ func TestScopeRulesAgree(t *testing.T) {
 // (sessionsOf) can disagree, as they do after a move tmux reported to no
 // client of ours.
 type fakeScope struct {
-	UnimplementedBackend
-	pl  session.Placement
-	now map[string][]string
+	Backend // nil: a call that reaches it panics, answered internal
+	pl      session.Placement
+	now     map[string][]string
 }
 
 func (f fakeScope) placement(context.Context, Socket, bool) (session.Placement, func(string) bool, error) {

@@ -172,7 +172,7 @@ func scopeHostile(t *testing.T, scope Scope) {
 	}
 	var refused, allowed int
 	for _, d := range catalogue() {
-		a := toolAccess[d.name]
+		a := d.access
 		if d.batch || a == accessNone {
 			continue // batch rows are calls of their own; accessNone names no session
 		}
@@ -299,13 +299,13 @@ func TestScopeOwnSessionsWork(t *testing.T) {
 	destroys := []string{"kill_session", "kill_window", "kill_pane", "respawn_pane", "kill_server", "signal_channel",
 		"show_environment", "set_environment"}
 	for _, d := range catalogue() {
-		if d.batch || toolAccess[d.name] == accessNone || slices.Contains(destroys, d.name) {
+		if d.batch || d.access == accessNone || slices.Contains(destroys, d.name) {
 			continue
 		}
 		for _, form := range forms {
 			args, ok := formArgs(t, d, form)
 			_, table := d.spec.schema.Properties["global_"]
-			if !ok || (len(form) == 0 && (toolAccess[d.name] == accessWrite || table)) {
+			if !ok || (len(form) == 0 && (d.access == accessWrite || table)) {
 				continue // a write with no target acts on the oldest session, borrowed; a table on tmux's current one
 			}
 			res := call(t, env.cs, d.name, args)

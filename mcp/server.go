@@ -129,8 +129,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight), owner: opts.Owner}
-	s.backend = batchBackend{Backend: backend, s: s}
+	s := &server{logger: logger, inflight: semaphore.NewWeighted(MaxInFlight), owner: opts.Owner, backend: backend}
 
 	sel, err := SelectTools(Selection{Safety: opts.Safety, Toolsets: opts.Toolsets, Tools: opts.Tools, Exclude: opts.ExcludeTools})
 	if err != nil {
@@ -148,7 +147,7 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 		return nil, err
 	}
 	if scope == ScopeOwned {
-		s.backend = batchBackend{Backend: scopedBackend{Backend: backend, p: s.scope}, s: s}
+		s.backend = scopedBackend{Backend: backend, p: s.scope}
 	}
 
 	version := opts.Version
@@ -240,7 +239,7 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 	}
 	defer s.inflight.Release(1)
 
-	out, err := d.run(ctx, s.backend, func(dst any) *ToolError {
+	out, err := d.run(ctx, s, func(dst any) *ToolError {
 		var te *ToolError
 		args, te = d.spec.decode(raw, dst)
 		if te == nil {

@@ -11,7 +11,7 @@ import (
 // (inspect,teardown is a set).
 type Toolset uint8
 
-// The toolsets. Every tool is in exactly one (see toolsetOf).
+// The toolsets. Every tool is in exactly one (its declaration says which).
 const (
 	// ToolsetInspect reads: listings, captures, waits, info (the readonly tier).
 	ToolsetInspect Toolset = 1 << iota
@@ -77,49 +77,6 @@ func ParseToolsets(s string) (Toolset, error) {
 		}
 	}
 	return ts, nil
-}
-
-// toolsets places the tools that are not inspect tools; every tool of the
-// readonly tier is in inspect, any other tool missing here is a bug the
-// catalogue panics on.
-var toolsets = map[string]Toolset{
-	"create_session": ToolsetManage, "create_window": ToolsetManage, "split_window": ToolsetManage,
-	"rename_session": ToolsetManage, "rename_window": ToolsetManage, "select_window": ToolsetManage,
-	"select_layout": ToolsetManage, "resize_window": ToolsetManage, "move_window": ToolsetManage,
-	"select_pane": ToolsetManage, "swap_pane": ToolsetManage, "resize_pane": ToolsetManage,
-	"set_pane_title": ToolsetManage, "enter_copy_mode": ToolsetManage, "exit_copy_mode": ToolsetManage,
-	"teardown_session": ToolsetManage, "wait_for_channel": ToolsetManage, "signal_channel": ToolsetManage,
-	"load_buffer": ToolsetManage,
-
-	"run_command": ToolsetExecute, "send_keys": ToolsetExecute, "send_keys_batch": ToolsetExecute,
-	"paste_text": ToolsetExecute, "paste_buffer": ToolsetExecute, "pipe_pane": ToolsetExecute,
-	"respawn_pane": ToolsetExecute, "set_option": ToolsetExecute, "set_environment": ToolsetExecute,
-	"call_mutating_tools_batch": ToolsetExecute,
-
-	"kill_server": ToolsetTeardown, "kill_session": ToolsetTeardown, "kill_window": ToolsetTeardown,
-	"kill_pane": ToolsetTeardown, "clear_pane": ToolsetTeardown, "delete_buffer": ToolsetTeardown,
-	"call_destructive_tools_batch": ToolsetTeardown,
-}
-
-// execArgs are the arguments of manage tools that run a command or shape
-// the environment a command starts in: without the execute toolset they
-// are refused (tool_denied), the rest of the tool stays usable.
-var execArgs = map[string][]string{
-	"create_session": {"environment"},
-	"create_window":  {"environment"},
-	"split_window":   {"shell", "environment"},
-}
-
-// toolsetOf returns the toolset d belongs to.
-func toolsetOf(d *toolDef) Toolset {
-	if d.tier == TierReadonly {
-		return ToolsetInspect
-	}
-	ts, ok := toolsets[d.name]
-	if !ok {
-		panic("mcp: tool " + d.name + " is in no toolset")
-	}
-	return ts
 }
 
 // Selection is what decides which tools a server exposes, as the flags
@@ -188,7 +145,7 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 	}
 	if base != 0 {
 		for _, d := range catalogue() {
-			if toolsetOf(d)&base != 0 {
+			if d.toolset&base != 0 {
 				out.Enabled[d.name] = true
 			}
 		}
@@ -251,7 +208,7 @@ func (s *server) checkExecArgs(d *toolDef, args map[string]any) *ToolError {
 	if s.execArgs {
 		return nil
 	}
-	for _, a := range execArgs[d.name] {
+	for _, a := range d.execArgs {
 		if _, ok := args[a]; ok {
 			return Errorf(CodeToolDenied, EffectsNone,
 				"%s's argument %s runs a command or shapes its environment, which needs the execute toolset (LIBTMUX_TOOLSETS=...,execute); call it without %s",

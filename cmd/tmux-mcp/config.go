@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/mcp"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
@@ -26,10 +27,10 @@ const (
 	exitInterrupt = 130
 )
 
-// Wait ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS), as libtmux-mcp: default 30 s,
-// clamped to [1, 120] s.
+// Wait ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS), as libtmux-mcp: default
+// mcp.DefaultWaitMax (30 s), clamped to [1, 120] s.
 const (
-	waitMaxDefault = 30 * time.Second
+	waitMaxDefault = mcp.DefaultWaitMax
 	waitMaxMin     = 1 * time.Second
 	waitMaxMax     = 120 * time.Second
 )
