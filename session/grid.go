@@ -12,7 +12,7 @@ import (
 
 // Places in tmux's grid, read on the line that sends input, so that what
 // the pane shows after the input can be read from tmux itself: see
-// lookAfterInput (wait_grid.go).
+// readRows, below.
 
 // markFormat prints a pane's id and where its cursor is in the grid.
 const markFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x}"

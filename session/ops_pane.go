@@ -12,6 +12,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
 
 // Operations on panes: input, layout, modes and lifecycle. Each is one
@@ -283,11 +284,6 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	return id, err
 }
 
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // PipePane starts piping the output of the pane ref names into the file
 // at path (appending, or truncating it first), replacing any pipe the pane
 // had; an empty path stops the pipe. It returns the pane's id. A relative
@@ -308,7 +304,7 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 			redirect = " >> "
 		}
 		// tmux expands formats and strftime sequences in the command.
-		cmd := "cat" + redirect + shellQuote(abs)
+		cmd := "cat" + redirect + shellrun.Quote(abs)
 		cmd = strings.NewReplacer("#", "##", "%", "%%").Replace(cmd)
 		pipe = pipe.Text(cmd)
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
@@ -71,7 +71,7 @@ const startGrace = 2 * time.Second
 // status and its complete output, read from the pane's output stream, so
 // output longer than the screen is kept. The shell itself runs the command
 // (cd and exports persist), through eval, between two markers that neither
-// a person nor capture-pane sees (see run_command_line.go). Nothing but the command
+// a person nor capture-pane sees (see internal/shellrun). Nothing but the command
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	start := time.Now()
@@ -92,7 +92,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	defer release()
 	cursor, _ := st.Position()
-	if !p.dead && !p.mode && (p.program == "tmux" || p.at.cursorX == 0 || p.alt || !shells[p.program]) {
+	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
 		// would be waited for in vain.
@@ -112,7 +112,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	// is looked at again even when no prompt came: it may have been drawn
 	// before the stream was following the pane (a new client attaching to
 	// the pane's session), and the shell is there by now.
-	if !p.dead && (p.program == "tmux" || p.at.cursorX == 0) {
+	if !p.dead && (p.program == "tmux" || p.at.CursorX == 0) {
 		_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
 		if !drawn && (p.program == "tmux" || blank(p.screen)) {
 			if p2, err := s.probe(ctx, pane); err == nil {
@@ -122,7 +122,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 			// A new pane whose shell has drawn nothing yet (still reading
 			// its rc files): wait once more, or the line would be echoed
 			// before its line editor runs and hides it.
-			if !p.dead && p.at.cursorX == 0 && blank(p.screen) {
+			if !p.dead && p.at.CursorX == 0 && blank(p.screen) {
 				_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
 			}
 		}
@@ -147,9 +147,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
-	if row := cursorRow(p.screen, p.at); isContinuation(row, s.lastPrompt(pane), false) {
+	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, s.lastPrompt(pane), false) {
 		return RunResult{}, continuationError(pane, row, false)
-	} else if typed, ok := pendingInput(row, s.lastPrompt(pane)); ok {
+	} else if typed, ok := shellrun.PendingInput(row, s.lastPrompt(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
 		return RunResult{}, errorf(KindRefused,
@@ -165,7 +165,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, _ := runLine(program, tag, a.Command, lead, at)
+	line, _ := shellrun.Line(program, tag, a.Command, lead, at)
 	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
 		return RunResult{}, errorf(KindInvalid,
 			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
@@ -185,7 +185,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	out := &outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}
 	from := cursor // where the command's output starts, for res.Cursor
 	var text termtext.Lines
-	scan := markerScan{m: newRunMarkers(tag)}
+	scan := shellrun.NewScan(tag)
 	finish := func() RunResult {
 		if l := text.Line(); l != "" {
 			out.add(l)
@@ -203,7 +203,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	defer gcancel()
 	for {
 		waitCtx := wctx
-		if !scan.begun && gctx.Err() == nil {
+		if !scan.Begun() && gctx.Err() == nil {
 			waitCtx = gctx
 		}
 		if err := st.Wait(waitCtx, cursor); err != nil {
@@ -216,7 +216,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 					return RunResult{}, err
 				}
 				continue
-			case !scan.begun:
+			case !scan.Begun():
 				if err := s.notStarted(ctx, pane, true); err != nil {
 					return RunResult{}, err
 				}
@@ -230,7 +230,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		}
 		r := st.Read(cursor)
 		cursor = r.Next
-		data, ok := scan.feed(r.Data)
+		data, ok := scan.Feed(r.Data)
 		if !ok {
 			return RunResult{}, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", pane))
 		}
@@ -238,9 +238,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		for _, l := range text.Take() {
 			out.add(l)
 		}
-		if scan.done {
-			res.ExitStatus, res.HasStatus = scan.status, true
-			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.pend); ok {
+		if scan.Done() {
+			res.ExitStatus, res.HasStatus = scan.Status(), true
+			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.Rest()); ok {
 				prompts.Store(promptKey{s, pane}, p)
 			}
 			return finish(), nil
@@ -359,74 +359,6 @@ func (s *Server) lastPrompt(pane string) string {
 	return str
 }
 
-// cursorRow returns the text of the screen's cursor row left of the
-// cursor. capture-pane drops trailing spaces: they are put back.
-func cursorRow(screen []string, at screenAt) string {
-	if at.cursorY < 0 || at.cursorY >= len(screen) {
-		return ""
-	}
-	r := []rune(screen[at.cursorY])
-	if len(r) >= at.cursorX {
-		return string(r[:at.cursorX])
-	}
-	return string(r) + strings.Repeat(" ", at.cursorX-len(r))
-}
-
-// pendingInput reports whether the shell's input line holds text, and
-// which: row is the cursor's row left of the cursor, last the prompt this
-// pane's shell was last seen to draw ("" if never). Against a known prompt
-// the text after it is the input. Otherwise a prompt is taken to end with a
-// space or a prompt character, so a row ending in anything else holds text
-// typed after the prompt (the whole row is then given, as the prompt cannot
-// be told from it).
-func pendingInput(row, last string) (string, bool) {
-	if last != "" && strings.HasPrefix(row, last) {
-		typed := row[len(last):]
-		return typed, strings.TrimSpace(typed) != ""
-	}
-	trimmed := strings.TrimRight(row, " ")
-	if trimmed == "" || trimmed != row {
-		return "", false
-	}
-	r, _ := utf8.DecodeLastRuneInString(row)
-	if strings.ContainsRune(promptEnds, r) {
-		return "", false
-	}
-	return row, true
-}
-
-// promptEnds are characters a prompt may end with when it ends without a
-// space.
-const promptEnds = "$#%>:)]❯»λ→›"
-
-// zshContinuation matches zsh's continuation prompts ("%_> "): "quote> ",
-// "dquote> ", "for dquote> ", "heredoc> ", made of the words of zsh's
-// parser states only, so that a prompt such as "dev> " is not one.
-var zshContinuation = regexp.MustCompile(`^((` + zshStates + `) )*(` + zshStates + `)> $`)
-
-const zshStates = `for|foreach|select|while|until|repeat|if|then|else|elif|case|function|subsh|cursh|` +
-	`array|quote|dquote|bquote|cmdsubst|mathsubst|math|heredoc|heredocd|brace|braceparam|always|cmdand|cmdor|pipe|errpipe`
-
-// isContinuation reports whether row, the text left of the cursor, is a
-// continuation prompt: zsh's, or the "> " of sh and bash in a pane whose
-// prompt was seen to be something else (last; "" if never seen). After a
-// command was typed and did not start (typed), any "...> " is taken for
-// one: the shell is waiting, and a wrong guess only words the error.
-// Before typing a wrong guess would refuse a pane that is fine.
-func isContinuation(row, last string, typed bool) bool {
-	switch {
-	case zshContinuation.MatchString(row):
-		return true
-	case typed:
-		return looseContinuation.MatchString(row)
-	}
-	return row == "> " && last != "" && last != row
-}
-
-// looseContinuation matches "> " (sh, bash) and "quote> ", "dquote> ",
-// "for dquote> " (zsh's "%_> "), and also prompts such as "dev> ".
-var looseContinuation = regexp.MustCompile(`^[a-z> ]*> ?$`)
-
 func continuationError(pane, row string, typed bool) error {
 	what := "nothing was typed"
 	if typed {
@@ -447,7 +379,7 @@ type runProbe struct {
 	program         string // pane_current_command, without a login shell's "-"
 	alt, mode, dead bool
 	session         string
-	at              screenAt
+	at              shellrun.Screen
 	screen          []string
 }
 
@@ -467,10 +399,10 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
 		session: f[4], screen: rs[1].Lines}
-	p.at.cursorX, _ = strconv.Atoi(f[5])
-	p.at.cursorY, _ = strconv.Atoi(f[6])
-	p.at.width, _ = strconv.Atoi(f[7])
-	p.at.height, _ = strconv.Atoi(f[8])
+	p.at.CursorX, _ = strconv.Atoi(f[5])
+	p.at.CursorY, _ = strconv.Atoi(f[6])
+	p.at.Width, _ = strconv.Atoi(f[7])
+	p.at.Height, _ = strconv.Atoi(f[8])
 	return p, nil
 }
 
@@ -529,8 +461,8 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 	if p.dead {
 		return nil // the caller finds out
 	}
-	row := cursorRow(p.screen, p.at)
-	if isContinuation(row, s.lastPrompt(pane), true) {
+	row := shellrun.CursorRow(p.screen, p.at)
+	if shellrun.IsContinuation(row, s.lastPrompt(pane), true) {
 		return continuationError(pane, row, true)
 	}
 	if final {

@@ -12,27 +12,6 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
-func TestPendingInput(t *testing.T) {
-	for _, c := range []struct {
-		row, last, typed string
-		holds            bool
-	}{
-		{"$ ", "$ ", "", false},
-		{"$ touch HALF", "$ ", "touch HALF", true},
-		{"$    ", "$ ", "   ", false},
-		{"user@host:~/src$ ", "", "", false},
-		{"user@host:~/src$ rm -rf x", "", "user@host:~/src$ rm -rf x", true},
-		{"user@host:~/src$ rm -rf x", "user@host:~$ ", "user@host:~/src$ rm -rf x", true}, // the prompt changed
-		{"❯", "", "", false},
-		{"", "", "", false},
-	} {
-		typed, holds := pendingInput(c.row, c.last)
-		if typed != c.typed || holds != c.holds {
-			t.Errorf("pendingInput(%q, %q) = %q, %v; want %q, %v", c.row, c.last, typed, holds, c.typed, c.holds)
-		}
-	}
-}
-
 // TestRunCommandRefusesAHalfTypedLine: a person typed a command at the
 // prompt without Enter; run_command refuses at once, types nothing (so the
 // person's command does not run), and says what the line holds. Once the

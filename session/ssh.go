@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
 
 // SSHOptions configure [NewSSH].
@@ -225,9 +226,9 @@ func (h *sshHost) command(ctx context.Context, tmux string, args []string, kind 
 		// leaves a process without a terminal running: a wait-for would
 		// wait on the remote host forever. This shell kills it when its
 		// input ends, which the channel's end makes happen.
-		remote = "exec sh -c " + shellQuote(hangupScript) + " sh " + shellJoin(words)
+		remote = "exec sh -c " + shellrun.Quote(hangupScript) + " sh " + shellJoin(words)
 	case controlClient:
-		remote = "exec sh -c " + shellQuote(clientGuardScript) + " sh " + shellJoin(words)
+		remote = "exec sh -c " + shellrun.Quote(clientGuardScript) + " sh " + shellJoin(words)
 	}
 	return h.argv(muxOnly, remote), nil
 }
@@ -367,7 +368,7 @@ func (h *sshHost) Close() error {
 func shellJoin(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = shellQuote(w)
+		q[i] = shellrun.Quote(w)
 	}
 	return strings.Join(q, " ")
 }

@@ -1,4 +1,4 @@
-package session
+package shellrun
 
 import (
 	"os/exec"
@@ -73,20 +73,20 @@ func TestRunLineErasesItsEcho(t *testing.T) {
 	for _, width := range []int{20, 40, 80, 81, 200} {
 		for cx := 1; cx < width; cx += 7 {
 			for _, c := range append(hardCommands, strings.Repeat("x", 300)) {
-				at := screenAt{cursorX: cx, width: width, height: 50}
-				line, erases := runLine("bash", "0123456789abcdef", c, " ", at)
+				at := Screen{CursorX: cx, Width: width, Height: 50}
+				line, erases := Line("bash", "0123456789abcdef", c, " ", at)
 				n := cx + len(line)
 				rows := n/width + 1
 				if !erases {
 					// The erasing line is at least this one, the command
 					// again and the erase sequence long.
-					if (n+len(printfFormat(c))+len(eraseSeq(1, 0)))/width+2 <= at.height {
+					if (n+len(printfFormat(c))+len(eraseSeq(1, 0)))/width+2 <= at.Height {
 						t.Fatalf("width %d cx %d %q: does not erase an echo that fits", width, cx, c)
 					}
 					continue
 				}
-				if rows+1 > at.height {
-					t.Fatalf("width %d cx %d %q: erases an echo of %d rows on a screen of %d", width, cx, c, rows, at.height)
+				if rows+1 > at.Height {
+					t.Fatalf("width %d cx %d %q: erases an echo of %d rows on a screen of %d", width, cx, c, rows, at.Height)
 				}
 				m := rowsRe.FindStringSubmatch(line)
 				if m == nil {
@@ -105,78 +105,56 @@ func TestRunLineErasesItsEcho(t *testing.T) {
 		}
 	}
 	// No geometry, or too little room: the line is typed without the erase.
-	for _, at := range []screenAt{{}, {cursorX: 2, width: 10, height: 3}, {cursorX: 0, width: 80, height: 24}} {
-		if line, erases := runLine("zsh", "t", "echo hi", "", at); erases || strings.Contains(line, `A\033[`) {
+	for _, at := range []Screen{{}, {CursorX: 2, Width: 10, Height: 3}, {CursorX: 0, Width: 80, Height: 24}} {
+		if line, erases := Line("zsh", "t", "echo hi", "", at); erases || strings.Contains(line, `A\033[`) {
 			t.Errorf("%+v: got %q %v, want no erase", at, line, erases)
 		}
 	}
 }
 
-func TestMarkerScan(t *testing.T) {
-	m := newRunMarkers("0123456789abcdef")
-	echo := "$ printf '\\033]7717;tmux-mcp;0123456789abcdef;S\\007'; eval ...\r\n"
-	stream := echo + "\x1b[3A\x1b[3G\x1b[Jecho hi\r\n" + string(m.start) +
-		"out 1\r\n\x1b]7717;tmux-mcp;other;E;9\aout 2 \x1b]0;title\a" + string(m.end) + "42\a$ "
-	want := "out 1\r\n\x1b]7717;tmux-mcp;other;E;9\aout 2 \x1b]0;title\a"
-	// Every split of the stream into two writes, and byte by byte.
-	splits := [][]string{}
-	for i := 0; i <= len(stream); i++ {
-		splits = append(splits, []string{stream[:i], stream[i:]})
-	}
-	bytewise := []string{}
-	for i := range len(stream) {
-		bytewise = append(bytewise, stream[i:i+1])
-	}
-	splits = append(splits, bytewise)
-	for _, parts := range splits {
-		s := markerScan{m: m}
-		var got strings.Builder
-		for _, p := range parts {
-			out, ok := s.feed([]byte(p))
-			if !ok {
-				t.Fatalf("%q: malformed", parts)
+// TestLineForms: a short command carries both forms and lets the shell
+// choose; past longCommand bytes only the named shell's form is typed;
+// fish gets its own.
+func TestLineForms(t *testing.T) {
+	long := strings.Repeat("x", longCommand+1)
+	for _, c := range []struct {
+		name, shell, command string
+		has, hasNot          []string
+	}{
+		{"short", "dash", "echo hi", []string{"case ${BASH_VERSION-}", "eval $'echo hi'", "command eval 'echo hi'"}, nil},
+		{"short, not plain", "sh", "echo 'a\nb'", []string{`command eval "$(printf '`}, nil},
+		{"long in bash", "bash", long, []string{"eval $'x"}, []string{"case ", "command eval"}},
+		{"long in dash", "dash", long, []string{"command eval 'x"}, []string{"case ", "eval $'"}},
+		{"fish", "fish", "echo hi", []string{"eval (printf 'echo hi' | string collect)", "$status"}, []string{`"$?"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			line, _ := Line(c.shell, "tag", c.command, " ", Screen{})
+			if !strings.HasPrefix(line, " printf '") || !strings.Contains(line, `7717;tmux-mcp;tag;S\007`) || !strings.Contains(line, `7717;tmux-mcp;tag;E;%d\007`) {
+				t.Errorf("%q: not the lead and both markers", line)
 			}
-			got.Write(out)
-		}
-		if !s.done || s.status != 42 || got.String() != want {
-			t.Fatalf("%q: got done %v status %d output %q", parts, s.done, s.status, got.String())
-		}
-	}
-	// A command that never started hands nothing on.
-	s := markerScan{m: m}
-	if out, _ := s.feed([]byte(echo + "> ")); len(out) != 0 || s.begun {
-		t.Fatalf("before the start marker: got %q begun %v", out, s.begun)
-	}
-	// A malformed status is reported.
-	s = markerScan{m: m}
-	if _, ok := s.feed([]byte(string(m.start) + string(m.end) + "x\a")); ok {
-		t.Fatal("malformed status: got ok")
+			for _, s := range c.has {
+				if !strings.Contains(line, s) {
+					t.Errorf("%q: want %q in it", line, s)
+				}
+			}
+			for _, s := range c.hasNot {
+				if strings.Contains(line, s) {
+					t.Errorf("%q: want no %q in it", line, s)
+				}
+			}
+		})
 	}
 }
 
-func TestIsContinuation(t *testing.T) {
-	for _, c := range []struct {
-		row, last string
-		typed     bool
-		want      bool
-	}{
-		{"quote> ", "", false, true},
-		{"for dquote> ", "$ ", false, true},
-		{"heredoc> ", "% ", false, true},
-		{"dev> ", "", false, false}, // a prompt, not a parser state
-		{"> ", "$ ", false, true},
-		{"> ", "> ", false, false}, // the pane's prompt is "> "
-		{"> ", "", false, false},   // never seen: typing is allowed
-		{"$ ", "$ ", false, false},
-		// A command typed and not started: the shell waits for more.
-		{"> ", "", true, true},
-		{"> ", "> ", true, true},
-		{"dev> ", "", true, true},
-		{"$ ", "$ ", true, false},
-		{"$ echo hi", "$ ", true, false},
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":        "''",
+		"a b":     "'a b'",
+		"it's":    `'it'\''s'`,
+		"$HOME *": "'$HOME *'",
 	} {
-		if got := isContinuation(c.row, c.last, c.typed); got != c.want {
-			t.Errorf("isContinuation(%q, %q, %v) = %v, want %v", c.row, c.last, c.typed, got, c.want)
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,89 @@
+package shellrun
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// Scan finds the markers of one call in a pane's output bytes, which may
+// split a marker anywhere. Before the start marker everything is the echo
+// of the typed line; after it, the command's output up to the end marker.
+type Scan struct {
+	m      markers
+	begun  bool
+	pend   []byte // bytes not yet handed on: they may begin a marker; once done, what came after
+	done   bool
+	status int
+}
+
+// NewScan returns a Scan for the markers of the line made with tag.
+func NewScan(tag string) Scan { return Scan{m: newMarkers(tag)} }
+
+// Begun reports whether the start marker was seen: the shell started the
+// command.
+func (s *Scan) Begun() bool { return s.begun }
+
+// Done reports whether the end marker was seen, and Status holds the
+// command's exit status.
+func (s *Scan) Done() bool { return s.done }
+
+// Status is the command's exit status, once Done.
+func (s *Scan) Status() int { return s.status }
+
+// Rest returns the bytes held back: once Done, what the pane printed after
+// the end marker (the next prompt).
+func (s *Scan) Rest() []byte { return s.pend }
+
+// DropRest forgets the bytes held back.
+func (s *Scan) DropRest() { s.pend = nil }
+
+// Feed consumes b and returns the output bytes it holds, all of them
+// after the start marker and before the end marker. It reports false if
+// the end marker is malformed.
+func (s *Scan) Feed(b []byte) ([]byte, bool) {
+	s.pend = append(s.pend, b...)
+	if s.done {
+		return nil, true
+	}
+	if !s.begun {
+		i := bytes.Index(s.pend, s.m.start)
+		if i < 0 {
+			if keep := len(s.m.start) - 1; len(s.pend) > keep {
+				s.pend = append(s.pend[:0], s.pend[len(s.pend)-keep:]...)
+			}
+			return nil, true
+		}
+		s.begun = true
+		s.pend = s.pend[i+len(s.m.start):]
+	}
+	if i := bytes.Index(s.pend, s.m.end); i >= 0 {
+		out := s.pend[:i]
+		rest := s.pend[i+len(s.m.end):]
+		j := bytes.IndexByte(rest, '\a')
+		if j < 0 {
+			if len(rest) > 12 {
+				return nil, false
+			}
+			s.pend = append([]byte(nil), s.pend[i:]...)
+			return out, true
+		}
+		n, err := strconv.Atoi(string(rest[:j]))
+		if err != nil {
+			return nil, false
+		}
+		s.done, s.status = true, n
+		s.pend = append([]byte(nil), rest[j+1:]...) // what follows: the next prompt
+		return out, true
+	}
+	// Hold back a tail that may be the start of the end marker.
+	hold := len(s.pend)
+	for k := max(0, len(s.pend)-len(s.m.end)+1); k < len(s.pend); k++ {
+		if bytes.HasPrefix(s.m.end, s.pend[k:]) {
+			hold = k
+			break
+		}
+	}
+	out := s.pend[:hold]
+	s.pend = append([]byte(nil), s.pend[hold:]...)
+	return out, true
+}
