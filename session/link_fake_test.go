@@ -266,22 +266,30 @@ func TestLinkEndedClientSparesTheNewOne(t *testing.T) {
 	})
 }
 
+// newWatchingLink returns a link with one watcher, on session other of its
+// fake tmux, and the release of its reader.
+func newWatchingLink(t *testing.T) (l *link, clients *fakeClients, other string, release func()) {
+	t.Helper()
+	fake := faketmux.New()
+	fake.NewSession("main")
+	other, _, _ = fake.NewSession("other")
+	l, clients, _ = newFakeLink(t, fake)
+	_, release, err := l.feed(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.watcherCount() != 1 {
+		t.Fatalf("got %d watchers, want 1", l.watcherCount())
+	}
+	return l, clients, other, release
+}
+
 // TestLinkCloseWaitsForAnIdleWatchersClose: an idle watcher is closed on the
 // link's wait group, so Close returns only after that close has. It used to
 // run on a timer of its own, which Close did not wait for.
 func TestLinkCloseWaitsForAnIdleWatchersClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fake := faketmux.New()
-		fake.NewSession("main")
-		other, _, _ := fake.NewSession("other")
-		l, clients, _ := newFakeLink(t, fake)
-		_, release, err := l.feed(other)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.watcherCount() != 1 {
-			t.Fatalf("got %d watchers, want 1", l.watcherCount())
-		}
+		l, clients, _, release := newWatchingLink(t)
 		held := make(chan struct{})
 		clients.mu.Lock()
 		clients.hold = held // the idle close waits for the test
@@ -314,17 +322,10 @@ func TestLinkCloseWaitsForAnIdleWatchersClose(t *testing.T) {
 // it is closed.
 func TestLinkWatcherTakenAgainStaysOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		fake := faketmux.New()
-		fake.NewSession("main")
-		other, _, _ := fake.NewSession("other")
-		l, clients, _ := newFakeLink(t, fake)
-		_, release, err := l.feed(other)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l, clients, other, release := newWatchingLink(t)
 		release()
 		time.Sleep(l.idle / 2)
-		_, release, err = l.feed(other)
+		_, release, err := l.feed(other)
 		if err != nil {
 			t.Fatal(err)
 		}
