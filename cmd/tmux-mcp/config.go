@@ -200,6 +200,30 @@ func (c *config) readProcess(getenv func(string) string) {
 // parseConfig reads the environment through getenv, then the flags, which
 // override it. Errors wrap errUsage.
 func parseConfig(args []string, getenv func(string) string) (*config, error) {
+	c, err := configFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	f := newFlags(c, getenv("LIBTMUX_SSH"))
+	if err := f.parse(args); err != nil {
+		return nil, err
+	}
+	if err := f.parseCommand(); err != nil {
+		return nil, err
+	}
+	c.applyFlags(f, getenv)
+	if err := c.parseSSH(f.ssh); err != nil {
+		return nil, err
+	}
+	if err := c.checkHTTP(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// configFromEnv reads the settings that have no flag, and the defaults of
+// those that do.
+func configFromEnv(getenv func(string) string) (*config, error) {
 	c := &config{
 		scope:           getenv("TMUX_MCP_SCOPE"),
 		tmux:            getenv("LIBTMUX_TMUX_BIN"),
@@ -226,26 +250,33 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		}
 		c.replyDeadline = d
 	}
+	return c, nil
+}
 
-	fs := flag.NewFlagSet("tmux-mcp", flag.ContinueOnError)
+// cmdFlags are the command line's flags: most set the config directly,
+// these are applied against the environment afterwards (applyFlags).
+type cmdFlags struct {
+	fs                      *flag.FlagSet
+	c                       *config
+	socket, socketPath, ssh string
+	safety, toolsets        string
+	tools, exclude, allow   toolList
+}
+
+// newFlags declares the flags, over c's values from the environment.
+func newFlags(c *config, ssh string) *cmdFlags {
+	f := &cmdFlags{fs: flag.NewFlagSet("tmux-mcp", flag.ContinueOnError), c: c, ssh: ssh}
+	fs := f.fs
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	var (
-		socket, socketPath string
-		tools              toolList
-		sshSpec            = getenv("LIBTMUX_SSH")
-	)
-	var safety, toolsets string
-	var exclude toolList
-	fs.StringVar(&safety, "safety", "", "")
-	fs.StringVar(&toolsets, "toolsets", "", "")
-	fs.Var(&tools, "tool", "")
-	fs.Var(&exclude, "exclude-tool", "")
+	fs.StringVar(&f.safety, "safety", "", "")
+	fs.StringVar(&f.toolsets, "toolsets", "", "")
+	fs.Var(&f.tools, "tool", "")
+	fs.Var(&f.exclude, "exclude-tool", "")
 	fs.StringVar(&c.scope, "scope", c.scope, "")
-	var allow toolList
-	fs.Var(&allow, "allow-session", "")
-	fs.StringVar(&socket, "socket", "", "")
-	fs.StringVar(&socketPath, "socket-path", "", "")
+	fs.Var(&f.allow, "allow-session", "")
+	fs.StringVar(&f.socket, "socket", "", "")
+	fs.StringVar(&f.socketPath, "socket-path", "", "")
 	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
 	fs.BoolVar(&c.teardownOnExit, "teardown-on-exit", false, "")
 	fs.BoolVar(&c.pipes, "pipes", false, "")
@@ -253,7 +284,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		c.replyDeadline, err = parseReplyDeadline(v)
 		return err
 	})
-	fs.StringVar(&sshSpec, "ssh", sshSpec, "")
+	fs.StringVar(&f.ssh, "ssh", f.ssh, "")
 	fs.StringVar(&c.httpAddr, "http", "", "")
 	fs.StringVar(&c.authTokens, "auth-tokens", "", "")
 	fs.BoolVar(&c.noAuth, "no-auth", false, "")
@@ -270,70 +301,78 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
+	return f
+}
 
-	parse := func(args []string) error {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				c.help = true
-				return nil
-			}
-			return fmt.Errorf("%w: %v", errUsage, err)
+// parse parses args; -h and --help set help rather than fail.
+func (f *cmdFlags) parse(args []string) error {
+	if err := f.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			f.c.help = true
+			return nil
 		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+// parseCommand reads the subcommand and its arguments after the flags.
+// Flags may also follow the subcommand: tmux-mcp tools --safety readonly.
+func (f *cmdFlags) parseCommand() error {
+	c, fs := f.c, f.fs
+	rest := fs.Args()
+	if len(rest) == 0 || c.help || c.version {
 		return nil
 	}
-	if err := parse(args); err != nil {
-		return nil, err
+	c.command = rest[0]
+	if c.command != "tools" && c.command != "call" {
+		return fmt.Errorf("%w: unknown command %q (want tools or call)", errUsage, c.command)
 	}
-	// Flags may also follow the subcommand: tmux-mcp tools --safety readonly.
-	if rest := fs.Args(); len(rest) > 0 && !c.help && !c.version {
-		c.command = rest[0]
-		switch c.command {
-		case "tools":
-			if err := parse(rest[1:]); err != nil {
-				return nil, err
-			}
-			if fs.NArg() > 0 {
-				c.callTool = fs.Arg(0)
-				if err := parse(fs.Args()[1:]); err != nil {
-					return nil, err
-				}
-			}
-			if fs.NArg() > 0 && c.callTool != "" {
-				return nil, fmt.Errorf("%w: tools takes at most one tool name, got %q and %q", errUsage, c.callTool, fs.Args())
-			}
-		case "call":
-			if err := parse(rest[1:]); err != nil {
-				return nil, err
-			}
-			if fs.NArg() == 0 {
-				return nil, fmt.Errorf("%w: call needs a tool name: tmux-mcp call TOOL [key=value ...]", errUsage)
-			}
-			c.callTool, c.callArgs = fs.Arg(0), fs.Args()[1:]
-		default:
-			return nil, fmt.Errorf("%w: unknown command %q (want tools or call)", errUsage, c.command)
+	if err := f.parse(rest[1:]); err != nil {
+		return err
+	}
+	if c.command == "call" {
+		if fs.NArg() == 0 {
+			return fmt.Errorf("%w: call needs a tool name: tmux-mcp call TOOL [key=value ...]", errUsage)
+		}
+		c.callTool, c.callArgs = fs.Arg(0), fs.Args()[1:]
+		return nil
+	}
+	if fs.NArg() > 0 {
+		c.callTool = fs.Arg(0)
+		if err := f.parse(fs.Args()[1:]); err != nil {
+			return err
 		}
 	}
+	if fs.NArg() > 0 && c.callTool != "" {
+		return fmt.Errorf("%w: tools takes at most one tool name, got %q and %q", errUsage, c.callTool, fs.Args())
+	}
+	return nil
+}
+
+// applyFlags settles what flags and environment variables both set.
+func (c *config) applyFlags(f *cmdFlags, getenv func(string) string) {
 	// The tier and the toolsets answer one question: a flag for either
 	// replaces both variables, so --toolsets is not beaten by an inherited
 	// LIBTMUX_SAFETY. Both flags, or both variables, are mcp's usage error.
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["safety"] || set["toolsets"] {
-		c.safety, c.toolsets = safety, toolsets
+		c.safety, c.toolsets = f.safety, f.toolsets
 	} else {
 		c.safety, c.toolsets = getenv("LIBTMUX_SAFETY"), getenv("LIBTMUX_TOOLSETS")
 	}
-	c.tools = tools
-	if len(tools) == 0 {
+	c.tools = f.tools
+	if len(f.tools) == 0 {
 		c.tools = splitList(getenv("LIBTMUX_TOOLS"), ",")
 	}
-	c.excludeTools = exclude
-	if len(exclude) == 0 {
+	c.excludeTools = f.exclude
+	if len(f.exclude) == 0 {
 		c.excludeTools = splitList(getenv("LIBTMUX_EXCLUDE_TOOLS"), ",")
 	}
 	// --allow-session replaces the environment's list, as flags do.
-	c.allowSessions = allow
-	if len(allow) == 0 {
+	c.allowSessions = f.allow
+	if len(f.allow) == 0 {
 		c.allowSessions = splitList(getenv("TMUX_MCP_ALLOW_SESSION"), ":")
 	}
 
@@ -342,8 +381,8 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	// over a name, as in tmux. With neither, a process inside tmux drives the
 	// server it runs in, as tmux itself would.
 	switch {
-	case socket != "" || socketPath != "":
-		c.socket = session.Socket{Name: socket, Path: socketPath}
+	case f.socket != "" || f.socketPath != "":
+		c.socket = session.Socket{Name: f.socket, Path: f.socketPath}
 	case getenv("LIBTMUX_SOCKET") != "" || getenv("LIBTMUX_SOCKET_PATH") != "":
 		c.socket = session.Socket{Name: getenv("LIBTMUX_SOCKET"), Path: getenv("LIBTMUX_SOCKET_PATH")}
 	case c.selfSocketPath != "":
@@ -352,13 +391,6 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	if c.socket.Path != "" {
 		c.socket.Name = ""
 	}
-	if err := c.parseSSH(sshSpec); err != nil {
-		return nil, err
-	}
-	if err := c.checkHTTP(); err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // parseWaitMax reads LIBTMUX_MCP_WAIT_MAX_SECONDS: a number of seconds,

@@ -90,7 +90,6 @@ func isLoopback(host string) bool {
 func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *session.Manager, stderr io.Writer, logger *slog.Logger) int {
 	var (
 		toks     []token
-		servers  = map[string]*mcp.Server{}
 		scheme   = "http"
 		tlsCerts []tls.Certificate
 	)
@@ -102,11 +101,9 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		}
 		scheme, tlsCerts = "https", []tls.Certificate{cert}
 	}
-	switch {
-	case cfg.noAuth:
+	if cfg.noAuth {
 		logger.Warn("--no-auth: any program on this machine that reaches " + cfg.httpAddr + " drives tmux with no token; for local testing only")
-		servers[""] = base
-	case cfg.authTokens != "":
+	} else if cfg.authTokens != "" {
 		var err error
 		if toks, err = readTokens(cfg.authTokens); err != nil {
 			fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
@@ -129,20 +126,12 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens: made a bearer token and wrote it to %s (only you can read it).\n"+
 			"  Clients send the header: Authorization: Bearer $(cat %s)\n", path, path)
 	}
+	servers := map[string]*mcp.Server{}
+	if cfg.noAuth {
+		servers[""] = base
+	}
 	for _, t := range toks {
-		opts := serverOptions(cfg, logger)
-		opts.Owner = t.name
-		if t.safety != "" {
-			// The token's tier decides its catalogue (through the one
-			// selection, mcp.SelectTools, as every server's); the server's
-			// toolsets and --tool are its choice for tokens that name no
-			// tier, and its exclusions hold for every token.
-			opts.Safety, opts.Toolsets, opts.Tools = t.safety, "", nil
-		}
-		if t.scope != "" {
-			opts.Scope = t.scope
-		}
-		srv, err := mcp.NewServer(backend, opts)
+		srv, err := tokenServer(cfg, backend, t, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "tmux-mcp: token %s: %v\n", t.name, err)
 			return exitUsage
@@ -150,11 +139,79 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		servers[t.name] = srv
 	}
 
-	origin := scheme + "://" + ln.Addr().String()
 	calls := newHTTPCalls()
 	for _, srv := range servers {
 		srv.AddReceivingMiddleware(calls.middleware)
 	}
+	hs := &http.Server{
+		Handler:           httpHandler(cfg, servers, toks, calls, scheme, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	if tlsCerts != nil {
+		hs.TLSConfig = &tls.Config{Certificates: tlsCerts, MinVersion: tls.VersionTLS12}
+	}
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+
+	serveDone := make(chan error, 1)
+	go func() {
+		if tlsCerts != nil {
+			serveDone <- hs.ServeTLS(ln, "", "")
+		} else {
+			serveDone <- hs.Serve(ln)
+		}
+	}()
+	logger.Info("serving MCP over streamable HTTP", "url", scheme+"://"+ln.Addr().String()+mcpPath, "version", versionString(),
+		"socket", cfg.socket.String(), "clients", len(servers))
+
+	var got os.Signal
+	select {
+	case got = <-sigs:
+		signal.Stop(sigs)
+		logger.Info("shutting down", "signal", got.String())
+	case err := <-serveDone:
+		logger.Error("HTTP server ended", "error", err)
+		return exitFailure
+	}
+	shutdownHTTP(hs, servers, calls, logger)
+	if cfg.teardownOnExit {
+		teardown(manager, logger)
+	}
+	if got == syscall.SIGINT {
+		return exitInterrupt
+	}
+	return exitOK
+}
+
+// tokenServer is the MCP server of one token: the flags' options, with the
+// token's identity, and its tier and scope when it names them.
+func tokenServer(cfg *config, backend mcp.Backend, t token, logger *slog.Logger) (*mcp.Server, error) {
+	opts := serverOptions(cfg, logger)
+	opts.Owner = t.name
+	if t.safety != "" {
+		// The token's tier decides its catalogue (through the one
+		// selection, mcp.SelectTools, as every server's); the server's
+		// toolsets and --tool are its choice for tokens that name no
+		// tier, and its exclusions hold for every token.
+		opts.Safety, opts.Toolsets, opts.Tools = t.safety, "", nil
+	}
+	if t.scope != "" {
+		opts.Scope = t.scope
+	}
+	return mcp.NewServer(backend, opts)
+}
+
+// httpHandler routes requests: the MCP endpoint to the server of the
+// request's token (both protocol eras), behind the bearer-token check and
+// the same-origin check, and the protected-resource metadata.
+func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, calls *httpCalls, scheme string, logger *slog.Logger) http.Handler {
 	getServer := func(r *http.Request) *sdk.Server {
 		name := ""
 		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
@@ -186,78 +243,44 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		}
 		sessions.ServeHTTP(w, r)
 	})
-	var h http.Handler = calls.track(streamable)
+	h := calls.track(streamable)
 	mux := http.NewServeMux()
 	if cfg.noAuth {
 		mux.Handle(mcpPath, sameOrigin(h))
-	} else {
-		verify := func(_ context.Context, secret string, r *http.Request) (*auth.TokenInfo, error) {
-			t, ok := lookup(toks, secret)
-			if !ok {
-				logger.Warn("refused a request with an unknown bearer token", "remote", r.RemoteAddr)
-				return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
-			}
-			return &auth.TokenInfo{UserID: t.name}, nil
+		return mux
+	}
+	verify := func(_ context.Context, secret string, r *http.Request) (*auth.TokenInfo, error) {
+		t, ok := lookup(toks, secret)
+		if !ok {
+			logger.Warn("refused a request with an unknown bearer token", "remote", r.RemoteAddr)
+			return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
 		}
-		// The URLs a client is pointed at name the server as the client
-		// reached it (the name its certificate is for), not the address
-		// it listens on, which may be 0.0.0.0.
-		authed := h
-		mux.Handle(mcpPath, sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{
-				ResourceMetadataURL:    scheme + "://" + r.Host + metadataPath,
-				AllowMissingExpiration: true, // our tokens live as long as the file says
-			})(authed).ServeHTTP(w, r)
-		})))
-		mux.Handle(metadataPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-				Resource:               scheme + "://" + r.Host + mcpPath,
-				BearerMethodsSupported: []string{"header"},
-				ResourceName:           "tmux-mcp",
-			}).ServeHTTP(w, r)
-		}))
+		return &auth.TokenInfo{UserID: t.name}, nil
 	}
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
-	if tlsCerts != nil {
-		hs.TLSConfig = &tls.Config{Certificates: tlsCerts, MinVersion: tls.VersionTLS12}
-	}
+	// The URLs a client is pointed at name the server as the client
+	// reached it (the name its certificate is for), not the address
+	// it listens on, which may be 0.0.0.0.
+	mux.Handle(mcpPath, sameOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{
+			ResourceMetadataURL:    scheme + "://" + r.Host + metadataPath,
+			AllowMissingExpiration: true, // our tokens live as long as the file says
+		})(h).ServeHTTP(w, r)
+	})))
+	mux.Handle(metadataPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource:               scheme + "://" + r.Host + mcpPath,
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "tmux-mcp",
+		}).ServeHTTP(w, r)
+	}))
+	return mux
+}
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sigs)
-	pipes := make(chan os.Signal, 1)
-	signal.Notify(pipes, syscall.SIGPIPE)
-	defer signal.Stop(pipes)
-
-	serveDone := make(chan error, 1)
-	go func() {
-		if tlsCerts != nil {
-			serveDone <- hs.ServeTLS(ln, "", "")
-		} else {
-			serveDone <- hs.Serve(ln)
-		}
-	}()
-	logger.Info("serving MCP over streamable HTTP", "url", origin+mcpPath, "version", versionString(),
-		"socket", cfg.socket.String(), "clients", len(servers))
-
-	var got os.Signal
-	select {
-	case got = <-sigs:
-		signal.Stop(sigs)
-		logger.Info("shutting down", "signal", got.String())
-	case err := <-serveDone:
-		logger.Error("HTTP server ended", "error", err)
-		return exitFailure
-	}
-	// As over stdio, the calls in flight are cancelled and answered
-	// (cancelled); once every request has its answer, every MCP session
-	// closes, which ends the streams that keep connections open, and the
-	// listener closes.
+// shutdownHTTP ends the server: as over stdio, the calls in flight are
+// cancelled and answered (cancelled); once every request has its answer,
+// every MCP session closes, which ends the streams that keep connections
+// open, and the listener closes.
+func shutdownHTTP(hs *http.Server, servers map[string]*mcp.Server, calls *httpCalls, logger *slog.Logger) {
 	calls.cancelAll()
 	calls.wait(stdio.DrainTime, logger)
 	for _, srv := range servers {
@@ -271,13 +294,6 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		logger.Warn("HTTP connections still open at exit; closing them", "error", err)
 		_ = hs.Close() // Best effort.
 	}
-	if cfg.teardownOnExit {
-		teardown(manager, logger)
-	}
-	if got == syscall.SIGINT {
-		return exitInterrupt
-	}
-	return exitOK
 }
 
 // sameOrigin refuses a request whose Origin is not the server itself (a
