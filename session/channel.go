@@ -13,14 +13,14 @@ import (
 func (s *Server) WaitForChannel(ctx context.Context, channel string, timeout time.Duration) error {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if _, _, err := s.forkTmux(wctx, "wait-for", "--", channel); err != nil {
+	if _, _, err := s.shots.forkTmux(wctx, "wait-for", "--", channel); err != nil {
 		if wctx.Err() != nil && ctx.Err() == nil {
 			return errorf(KindDeadline, "channel %q was not signalled within %v", channel, timeout)
 		}
 		return err
 	}
 	// wait-for also ends with status 0 when the server dies: ask again.
-	if !s.serverListening(ctx) {
+	if !s.shots.serverListening(ctx) {
 		return errorf(KindNoServer, "the tmux server on socket %s exited while waiting for channel %q", s.sock, channel)
 	}
 	return nil

@@ -31,8 +31,9 @@
 //     test's fake), why one could not start, and clientRef.
 //   - server.go: running commands: send (one line on a given client,
 //     through the gate), exec (connect, resend what is safe to resend),
-//     execChange (exec that marks the model dirty), forkTmux (the only
-//     fork of tmux). commands.go: the one table of what each tmux command
+//     execChange (exec that marks the model dirty); oneshot.go: forkTmux,
+//     the only fork of tmux, for what the shared channel must not carry
+//     (blocking commands) or cannot (no session yet). commands.go: the one table of what each tmux command
 //     is (reads, ends a session, blocks), from which the gate's hold,
 //     resending and effects follow.
 //   - resync.go: reading a new client's server, and keeping the model in

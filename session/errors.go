@@ -107,7 +107,7 @@ type Error struct {
 	// command that can change it may have run. When false, it had no
 	// effect: it sent nothing, only read, or tmux refused its command for
 	// a missing target (tmux resolves targets before it runs a command).
-	// It is stamped where the I/O happens (Server.send, Server.forkTmux,
+	// It is stamped where the I/O happens (Server.send, oneShots.forkTmux,
 	// link.connect), as [WatchEffects] records it, and by the operations
 	// that fail after a change of theirs ([afterChange]); never by hand
 	// elsewhere.
@@ -189,7 +189,7 @@ const unresponsiveMsg = "tmux did not answer in time (a stopped server, or a pro
 // fromExec turns an error of controlmode.Conn.Exec, or a context's
 // error, into an *Error of its kind; an *Error passes through. It does
 // not know what was sent: Written is false, and the I/O that knows stamps
-// it (see lineError, Server.forkTmux).
+// it (see lineError, oneShots.forkTmux).
 func fromExec(err error) error {
 	var e *Error
 	if err == nil || errors.As(err, &e) {

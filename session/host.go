@@ -137,26 +137,89 @@ func (localHost) Close() error { return nil }
 // host returns the Host the Server's tmux runs on.
 func (s *Server) host() Host { return hostOf(s.opts) }
 
+// hostFailure is the error for a one-shot that failed on the way to the
+// host rather than in tmux: ssh exits with status 255 when it cannot reach
+// the host or loses the connection. The command may have run: the caller
+// stamps what that means.
+func (o *oneShots) hostFailure(err error, msg string) error {
+	var xe *exec.ExitError
+	if !o.host().remote() || !errors.As(err, &xe) || xe.ExitCode() != 255 {
+		return nil
+	}
+	return &Error{Kind: KindConnLost, Msg: o.host().String() + ": " + msg, Err: err}
+}
+
+// serverListening reports whether a tmux server answers on the socket. On
+// this machine it asks the socket itself (see [Socket.listening]); on
+// another, a one-shot list-sessions, which never starts a server, asks.
+func (o *oneShots) serverListening(ctx context.Context) bool {
+	if !o.host().remote() {
+		return o.sock.listening(o.opts.SocketDir)
+	}
+	_, _, err := o.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
+	return !noServerMessage(err)
+}
+
+// spawnArgs is SpawnArgs.args on the host. On another host the
+// start directory is one of that host's: a one-shot shell there expands
+// it ("~" is its user's home, a relative path is taken from there),
+// makes it absolute and checks that it is a directory.
+func (o *oneShots) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
+	if a.StartDirectory == "" || !o.host().remote() {
+		return a.args(o.opts.HomeDir)
+	}
+	dir := a.StartDirectory
+	switch {
+	case dir == "~":
+		dir = "."
+	case strings.HasPrefix(dir, "~/"):
+		dir = "./" + dir[2:]
+	}
+	argv, err := o.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = procEnv(o.opts.Env)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	abs := strings.TrimSuffix(string(out), "\n")
+	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
+		if e := o.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
+			return nil, e
+		}
+		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, o.host())
+	}
+	a.StartDirectory = ""
+	rest, err := a.args(o.opts.HomeDir)
+	if err != nil {
+		return nil, err
+	}
+	// tmux expands formats in -c; a directory holds none.
+	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
+}
+
 // tmuxCommand is exec.CommandContext for tmux with args, on the Server's
 // host. The caller calls cleanup once the command has ended. A blocking
 // command on another host is given an input that stays open until then:
 // its end is what stops the command there (see sshHost.command).
-func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string) (cmd *exec.Cmd, cleanup func(), err error) {
+func (o *oneShots) tmuxCommand(ctx context.Context, blocking bool, args ...string) (cmd *exec.Cmd, cleanup func(), err error) {
 	kind := oneShot
 	if blocking {
 		kind = blockingShot
 	}
-	argv, err := s.host().command(ctx, s.opts.Tmux, args, kind)
+	argv, err := o.host().command(ctx, o.opts.Tmux, args, kind)
 	if err != nil {
 		return nil, nil, err
 	}
 	cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
-	if s.host().remote() {
+	if o.host().remote() {
 		// The master ssh holds a session's pipes too, and may keep them
 		// open after the local ssh has gone.
 		cmd.WaitDelay = time.Second
 	}
-	if !blocking || !s.host().remote() {
+	if !blocking || !o.host().remote() {
 		return cmd, func() {}, nil
 	}
 	r, w, err := os.Pipe()
@@ -168,67 +231,4 @@ func (s *Server) tmuxCommand(ctx context.Context, blocking bool, args ...string)
 		_ = r.Close() // Best effort: the child had its own copy.
 		_ = w.Close() // ends the remote command's input
 	}, nil
-}
-
-// hostFailure is the error for a one-shot that failed on the way to the
-// host rather than in tmux: ssh exits with status 255 when it cannot reach
-// the host or loses the connection. The command may have run: the caller
-// stamps what that means.
-func (s *Server) hostFailure(err error, msg string) error {
-	var xe *exec.ExitError
-	if !s.host().remote() || !errors.As(err, &xe) || xe.ExitCode() != 255 {
-		return nil
-	}
-	return &Error{Kind: KindConnLost, Msg: s.host().String() + ": " + msg, Err: err}
-}
-
-// serverListening reports whether a tmux server answers on the socket. On
-// this machine it asks the socket itself (see [Socket.listening]); on
-// another, a one-shot list-sessions, which never starts a server, asks.
-func (s *Server) serverListening(ctx context.Context) bool {
-	if !s.host().remote() {
-		return s.sock.listening(s.opts.SocketDir)
-	}
-	_, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
-	return !noServerMessage(err)
-}
-
-// spawnArgs is SpawnArgs.args on the Server's host. On another host the
-// start directory is one of that host's: a one-shot shell there expands
-// it ("~" is its user's home, a relative path is taken from there),
-// makes it absolute and checks that it is a directory.
-func (s *Server) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
-	if a.StartDirectory == "" || !s.host().remote() {
-		return a.args(s.opts.HomeDir)
-	}
-	dir := a.StartDirectory
-	switch {
-	case dir == "~":
-		dir = "."
-	case strings.HasPrefix(dir, "~/"):
-		dir = "./" + dir[2:]
-	}
-	argv, err := s.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = procEnv(s.opts.Env)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	abs := strings.TrimSuffix(string(out), "\n")
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
-		if e := s.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
-			return nil, e
-		}
-		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, s.host())
-	}
-	a.StartDirectory = ""
-	rest, err := a.args(s.opts.HomeDir)
-	if err != nil {
-		return nil, err
-	}
-	// tmux expands formats in -c; a directory holds none.
-	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
 }

@@ -144,7 +144,7 @@ func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
 
 // saveBuffer reads buffer name raw, through a one-shot tmux process.
 func (s *Server) saveBuffer(ctx context.Context, name string) (string, error) {
-	out, _, err := s.forkTmux(ctx, "save-buffer", "-b", name, "-")
+	out, _, err := s.shots.forkTmux(ctx, "save-buffer", "-b", name, "-")
 	return out, err
 }
 

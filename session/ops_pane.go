@@ -501,7 +501,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if pane == "" {
 		return Pane{}, errorf(KindNoTarget, "respawning needs a pane").fix(RemedyPane)
 	}
-	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

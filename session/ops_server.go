@@ -26,7 +26,7 @@ type ServerStatus struct {
 func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 	st := ServerStatus{Socket: s.sock, SocketPath: s.sock.Path}
 	if !s.link.live() {
-		if _, _, err := s.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
+		if _, _, err := s.shots.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}"); noServerMessage(err) {
 			return st, nil
 		}
 	}
@@ -61,7 +61,7 @@ func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 // a server on an empty socket). A socket with no server is [KindNotFound].
 func (s *Server) KillServer(ctx context.Context) error {
 	if !s.link.live() {
-		_, _, err := s.forkTmux(ctx, "-N", "kill-server")
+		_, _, err := s.shots.forkTmux(ctx, "-N", "kill-server")
 		if noServerMessage(err) {
 			return errorf(KindNotFound, "no tmux server is running on socket %s", s.sock)
 		}

@@ -80,7 +80,7 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	if a.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(a.Height))
 	}
-	spawn, err := s.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
 		return Session{}, err
 	}
@@ -101,12 +101,12 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	case err != nil && noServer(err):
 		// Nothing to attach to: this call starts the server. The control
 		// client attaches to the new session on the next call.
-		out, stderr, err := s.forkTmux(ctx, append([]string{"new-session"}, args...)...)
+		out, stderr, err := s.shots.forkTmux(ctx, append([]string{"new-session"}, args...)...)
 		if err != nil {
 			return Session{}, err
 		}
 		line = strings.TrimSuffix(out, "\n")
-		if line == "" && !s.serverListening(ctx) {
+		if line == "" && !s.shots.serverListening(ctx) {
 			// tmux reports a socket it cannot create from the server it
 			// forked, and the client still exits 0.
 			return Session{}, afterChange(errorf(KindNoServer, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?")))

@@ -115,7 +115,7 @@ func (m *Manager) probe(ctx context.Context, sock Socket, path string) (ServerSt
 	}
 	// Not connected to it: ask once, without attaching. list-sessions
 	// never starts a server.
-	probe := &Server{opts: &m.opts, sock: sock, gate: crashgate.New("", nil)} // list-sessions takes no hold
+	probe := &oneShots{opts: &m.opts, sock: sock, gate: crashgate.New("", nil)} // list-sessions takes no hold
 	out, _, err := probe.forkTmux(ctx, "-N", "list-sessions", "-F", "#{version}")
 	if err != nil {
 		if noServerMessage(err) {

@@ -1,12 +1,8 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os/exec"
-	"strings"
-	"sync/atomic"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
@@ -17,16 +13,16 @@ import (
 // Server is one tmux server, reached through one control-mode client that
 // it starts on first use and restarts when it ends.
 type Server struct {
-	opts   *Options
-	sock   Socket
-	fmts   formats
-	model  model
-	owned  owned
-	group  singleflight.Group
-	kick   chan struct{} // wakes the resync loop; capacity 1
-	forked atomic.Uint64 // one-shot tmux processes run
+	opts  *Options
+	sock  Socket
+	fmts  formats
+	model model
+	owned owned
+	group singleflight.Group
+	kick  chan struct{} // wakes the resync loop; capacity 1
 
 	link      *link          // the control clients: the only owner of their state
+	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
 
@@ -47,6 +43,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		kick: make(chan struct{}, 1),
 		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
+	s.shots = &oneShots{opts: opts, sock: sock, gate: s.gate}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
 		ready:       s.readyClient,
 		note:        s.onClientNotification,
@@ -90,7 +87,7 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	for _, cmd := range cmds {
 		h = max(h, holdFor(cmd.Name()))
 	}
-	leave := s.enter(h)
+	leave := enter(s.gate, h)
 	rs, err := c.Exec(ctx, cmds...)
 	leave()
 	noteExec(ctx, cmds, rs, err)
@@ -98,15 +95,15 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	return rs, lineError(cmds, rs, err)
 }
 
-// enter takes the gate as h says and returns what lets it go.
-func (s *Server) enter(h gateHold) (leave func()) {
+// enter takes gate g as h says and returns what lets it go.
+func enter(g *crashgate.Gate, h gateHold) (leave func()) {
 	switch h {
 	case loneHold:
-		s.gate.Lock()
-		return s.gate.Unlock
+		g.Lock()
+		return g.Unlock
 	case sharedHold:
-		s.gate.RLock()
-		return s.gate.RUnlock
+		g.RLock()
+		return g.RUnlock
 	}
 	return func() {}
 }
@@ -147,7 +144,7 @@ type ConnStats struct {
 // ConnStats returns the control client's state.
 func (s *Server) ConnStats() ConnStats {
 	st := s.link.stats()
-	st.Forked = s.forked.Load()
+	st.Forked = s.shots.forked.Load()
 	return st
 }
 
@@ -228,70 +225,6 @@ func (s *Server) execChange(ctx context.Context, cmds ...controlmode.Command) ([
 		s.model.markDirty()
 	}
 	return rs, err
-}
-
-// forkTmux runs one tmux process with args and returns its output and
-// what it wrote to stderr. It is the only place that forks tmux, for what
-// the shared channel must not carry (blocking commands) or cannot (no
-// session to attach to yet).
-func (s *Server) forkTmux(ctx context.Context, args ...string) (stdout, stderr string, err error) {
-	argv := s.sock.args()
-	if s.opts.ConfigFile != "" {
-		argv = append(argv, "-f", s.opts.ConfigFile)
-	}
-	cmd, cleanup, err := s.tmuxCommand(ctx, blocking(args), append(argv, args...)...)
-	if err != nil {
-		return "", "", err
-	}
-	defer cleanup()
-	cmd.Env = procEnv(s.opts.Env)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	s.forked.Add(1)
-	defer s.enter(holdFor(commandName(args)))() // as in send
-
-	if err := cmd.Run(); err != nil {
-		var ee *exec.Error
-		if errors.As(err, &ee) {
-			return "", "", noBinary(s.opts.Tmux, err) // nothing ran
-		}
-		if ctx.Err() != nil {
-			return "", "", ranTmux(ctx, args, fromExec(ctx.Err()), true)
-		}
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		if e := s.hostFailure(err, msg); e != nil {
-			return "", msg, ranTmux(ctx, args, e, true) // it may have run
-		}
-		if strings.HasPrefix(msg, "error creating ") {
-			// No server could start: the socket cannot be made where it
-			// must be. 3.8 says so and fails; 3.7 and before say so and
-			// exit 0, and the attach after it finds no server.
-			e := &Error{Kind: KindNoServer, Msg: "cannot start a tmux server on socket " + s.sock.String() + ": " + msg, Err: errNoServer}
-			return "", msg, ranTmux(ctx, args, e, false)
-		}
-		kind := KindRefused
-		if notFoundMessage(msg) {
-			kind = KindNotFound
-		}
-		ran := kind != KindNotFound && !noServerMessage(errors.New(msg))
-		return "", msg, ranTmux(ctx, args, &Error{Kind: kind, Msg: msg, Err: err}, ran)
-	}
-	_ = ranTmux(ctx, args, nil, true)
-	return out.String(), strings.TrimSpace(errb.String()), nil
-}
-
-// ranTmux records a tmux process run with args, which ran its command or
-// not, and stamps its error err with what it did.
-func ranTmux(ctx context.Context, args []string, err error, ran bool) error {
-	noteRun(ctx, args, ran)
-	var e *Error
-	if errors.As(err, &e) {
-		e.Written = runChanged(args, ran)
-	}
-	return err
 }
 
 // procEnv returns the environment for a process started with env (an
