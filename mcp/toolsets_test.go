@@ -237,3 +237,36 @@ func TestUnknownArgumentNamesNearest(t *testing.T) {
 		t.Errorf("backend called: %v", f.called())
 	}
 }
+
+// TestDeclarationsAreComplete: a declaration that leaves out its scope
+// class or its toolset, puts a readonly tool in another toolset, gives a
+// checked tool an input that cannot say what it targets, or half a scope
+// rule, panics when the catalogue is built, so no server starts with it.
+func TestDeclarationsAreComplete(t *testing.T) {
+	tests := []struct {
+		name string
+		d    *toolDef
+		want string
+	}{
+		{"no scope class", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, manage), "no scope class"},
+		{"no toolset", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, writes), "in no toolset"},
+		{"readonly elsewhere", addTool("x", TierReadonly, annReadOnly, "X.", Backend.CapturePane, reads, manage), "a readonly tool is an inspect tool"},
+		{"readonly writes", addTool("x", TierReadonly, annReadOnly, "X.", Backend.CapturePane, writes), "a readonly tool with scope class"},
+		{"untargeted input", addTool("x", TierMutating, annMutating, "X.", Backend.SignalChannel, writes, manage), "says nothing of its targets"},
+		{"half a rule", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, writes, manage, scopeRule("all", "")), "both owned scopes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); !strings.Contains(s, tc.want) {
+					t.Errorf("got panic %v, want one saying %q", r, tc.want)
+				}
+			}()
+			tc.d.check()
+		})
+	}
+	for _, d := range catalogue() {
+		d.check() // the real ones pass
+	}
+}
