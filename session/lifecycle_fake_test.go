@@ -438,3 +438,57 @@ func TestFakeAttachedIsTheCurrentClients(t *testing.T) {
 		}
 	})
 }
+
+// TestFakeResyncOutlivesACancelledCaller shares one resync between two
+// callers and cancels the first while tmux holds the resync up: the second
+// still gets the model from that same resync, and the first answers its own
+// cancellation, with nothing written. The resync used to run on the first
+// caller's context, so the second failed with the first's cancellation.
+// synctest.Wait tells when both callers are waiting: no goroutine count.
+func TestFakeResyncOutlivesACancelledCaller(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		fake := faketmux.New()
+		fake.NewSession("main")
+		s := newFakeServer(t, fake, Options{})
+		ctx := t.Context()
+		if _, err := s.Sessions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cl := fake.Dialed()[0]
+		before := sent(cl, "list-sessions")
+		held, release := make(chan struct{}, 1), make(chan struct{})
+		held <- struct{}{} // the next list-sessions waits for release
+		fake.Handle("list-sessions", func(cl *faketmux.Client, args []string) ([]string, error) {
+			select {
+			case <-held:
+				<-release
+			default:
+			}
+			return fake.Default(cl, args)
+		})
+		s.model.markDirty()
+
+		ctxA, cancelA := context.WithCancel(ctx)
+		defer cancelA()
+		errA, errB := make(chan error, 1), make(chan error, 1)
+		go func() { errA <- s.sync(ctxA) }()
+		synctest.Wait() // the first caller started the resync, which tmux holds up
+		go func() { errB <- s.sync(ctx) }()
+		synctest.Wait() // the second waits on it too
+		cancelA()
+		var e *Error
+		if err := <-errA; !errors.As(err, &e) || e.Kind != KindCancelled || e.Written {
+			t.Errorf("the cancelled caller: got %v, want cancelled with nothing written", err)
+		}
+		close(release)
+		if err := <-errB; err != nil {
+			t.Errorf("the other caller: got %v, want the resync's success", err)
+		}
+		if need, _ := s.model.needsSync(); need {
+			t.Error("the model is still dirty")
+		}
+		if n := sent(cl, "list-sessions") - before; n != 1 || len(fake.Dialed()) != 1 {
+			t.Errorf("%d resyncs on %d clients, want one shared resync on the first client", n, len(fake.Dialed()))
+		}
+	})
+}
