@@ -244,9 +244,8 @@ func lineError(cmds []controlmode.Command, rs []controlmode.Reply, err error) er
 // connect, that came before the call sent anything: it had no effects.
 func notSent(err error) error {
 	err = fromExec(err)
-	var e *Error
-	if errors.As(err, &e) && e.Written {
-		c := *e // a dial's error is every caller's: not changed in place
+	if e, ok := err.(*Error); ok {
+		c := *e // a dial's error is every caller's: each gets its own
 		c.Written = false
 		return &c
 	}

@@ -121,6 +121,10 @@ func TestEveryFailureIsClassified(t *testing.T) {
 	if !Written(sentDial) {
 		t.Error("notSent changed the dial's shared error in place")
 	}
+	shared := errorf(KindNoServer, "no server")
+	if _ = afterChange(notSent(shared)); Written(shared) {
+		t.Error("a connect's error, marked after a change, changed the dial's shared error")
+	}
 	if Written(errors.New("foreign")) != true || Retryable(errors.New("foreign")) {
 		t.Error("a foreign error must count as written and not retryable")
 	}

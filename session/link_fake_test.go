@@ -207,8 +207,9 @@ func TestLinkDialFailureIsEveryCallersAndNotKept(t *testing.T) {
 		l, clients, _ := newFakeLink(t, fake)
 		refused := &Error{Kind: KindNoServer, Msg: "no server"}
 		clients.fail = refused
-		if _, err := l.connect(t.Context()); !errors.Is(err, refused) {
-			t.Fatalf("got %v, want the start's error", err)
+		var e *Error
+		if _, err := l.connect(t.Context()); !errors.As(err, &e) || e.Kind != refused.Kind || e.Msg != refused.Msg || e.Written {
+			t.Fatalf("got %v, want the start's error, not written", err)
 		}
 		if l.status != linkIdle || l.installed() {
 			t.Fatalf("status %v after a failed dial, want idle", l.status)

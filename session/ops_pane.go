@@ -151,88 +151,106 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			i++
 			continue
 		}
-		// A run of ops with targets, up to the line cap.
-		var cmds []controlmode.Command
-		var firsts []int // index in cmds of each op's markCommand
-		var targets []string
-		var waiting [][]string // of each op, the keys its guard refuses in copy mode
-		keys := s.link.modeKeys()
-		size := 0
-		j := i
-		for ; j < len(ops); j++ {
-			tj, err := paneTarget(ops[j].Ref)
-			if err != nil {
-				break
-			}
-			sends, w := ops[j].commands(tj, keys)
-			add := append([]controlmode.Command{markCommand(tj)}, sends...)
-			n := 0
-			for _, c := range add {
-				n += len(c.String()) + 3
-			}
-			if j > i && size+n > batchLineBytes {
-				break
-			}
-			size += n
-			firsts = append(firsts, len(cmds))
-			targets = append(targets, tj)
-			waiting = append(waiting, w)
-			cmds = append(cmds, add...)
-		}
+		b := packBatch(ops, i, s.link.modeKeys())
 		start := time.Now()
-		ins := make([]inputTo, len(targets))
-		for k, tk := range targets {
+		ins := make([]inputTo, len(b.targets))
+		for k, tk := range b.targets {
 			ins[k] = inputTo{tk, ops[i+k].typed()}
 		}
 		pre := s.beforeInput(ctx, ins...)
-		rs, err := s.exec(ctx, cmds...)
+		rs, err := s.exec(ctx, b.cmds...)
 		elapsed := time.Since(start)
-		if err != nil && len(rs) != len(cmds) {
+		if err != nil && len(rs) != len(b.cmds) {
 			// Nothing is known of this line (a lost connection, a
 			// cancelled call): every op on it failed.
-			for k := i; k < j; k++ {
+			for k := i; k < b.end; k++ {
 				if fail(err) {
 					return outs, k
 				}
 			}
-			i = j
+			i = b.end
 			continue
 		}
-		next := j
-		for k := range firsts {
-			end := len(cmds)
-			if k+1 < len(firsts) {
-				end = firsts[k+1]
+		next := b.end
+		for k := range b.firsts {
+			out := s.batchOutcome(ctx, pre, ops[i+k], b, k, rs, elapsed)
+			outs = append(outs, out)
+			if out.Err == nil {
+				continue
 			}
-			var opErr error
-			for _, r := range rs[firsts[k]:end] {
-				if r.Err != nil {
-					opErr = r.Err
-					break
-				}
+			// The failed op; the ops after it on the line never ran.
+			if stopOnError {
+				return outs, i + k
 			}
-			if opErr != nil {
-				// The failed op; the ops after it on the line never ran.
-				out := SendKeysOutcome{Err: lineError(cmds[firsts[k]:end], rs[firsts[k]:end], opErr), Elapsed: elapsed}
-				id, _, err := markOf(rs[firsts[k]], targets[k])
-				if err == nil {
-					out.PaneID = id
-				}
-				_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, targets[k]), waiting[k])
-				outs = append(outs, out)
-				if stopOnError {
-					return outs, i + k
-				}
-				next = i + k + 1
-				break
-			}
-			id, mark, _ := markOf(rs[firsts[k]], targets[k])
-			s.noteInput(pre, id, ops[i+k].typed(), ops[i+k].Enter, mark)
-			outs = append(outs, SendKeysOutcome{PaneID: id, Elapsed: elapsed})
+			next = i + k + 1
+			break
 		}
 		i = next
 	}
 	return outs, -1
+}
+
+// batchLine is the line of ops[start:end] that SendKeysBatch sends.
+type batchLine struct {
+	cmds    []controlmode.Command
+	firsts  []int // index in cmds of each op's markCommand
+	targets []string
+	waiting [][]string // of each op, the keys its guard refuses in copy mode
+	end     int        // the index in ops after the last op on the line
+}
+
+// packBatch packs the ops from ops[start] on, up to the first without a
+// target or the line cap, onto one line.
+func packBatch(ops []SendKeysOp, start int, keys *modekeys.Table) batchLine {
+	var b batchLine
+	size := 0
+	b.end = start
+	for ; b.end < len(ops); b.end++ {
+		t, err := paneTarget(ops[b.end].Ref)
+		if err != nil {
+			break
+		}
+		sends, w := ops[b.end].commands(t, keys)
+		add := append([]controlmode.Command{markCommand(t)}, sends...)
+		n := 0
+		for _, c := range add {
+			n += len(c.String()) + 3
+		}
+		if b.end > start && size+n > batchLineBytes {
+			break
+		}
+		size += n
+		b.firsts = append(b.firsts, len(b.cmds))
+		b.targets = append(b.targets, t)
+		b.waiting = append(b.waiting, w)
+		b.cmds = append(b.cmds, add...)
+	}
+	return b
+}
+
+// batchOutcome is what became of op, the k-th on line b, which tmux
+// answered with rs: on success its input is noted; a failure is stamped
+// with what that op's commands did.
+func (s *Server) batchOutcome(ctx context.Context, pre inputStart, op SendKeysOp, b batchLine, k int, rs []controlmode.Reply, elapsed time.Duration) SendKeysOutcome {
+	first, end := b.firsts[k], len(b.cmds)
+	if k+1 < len(b.firsts) {
+		end = b.firsts[k+1]
+	}
+	for _, r := range rs[first:end] {
+		if r.Err == nil {
+			continue
+		}
+		out := SendKeysOutcome{Err: lineError(b.cmds[first:end], rs[first:end], r.Err), Elapsed: elapsed}
+		id, _, err := markOf(rs[first], b.targets[k])
+		if err == nil {
+			out.PaneID = id
+		}
+		_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.waiting[k])
+		return out
+	}
+	id, mark, _ := markOf(rs[first], b.targets[k])
+	s.noteInput(pre, id, op.typed(), op.Enter, mark)
+	return SendKeysOutcome{PaneID: id, Elapsed: elapsed}
 }
 
 // bufferName returns a fresh name for a buffer this process makes and

@@ -55,15 +55,49 @@ type CreateSessionArgs struct {
 // process, on behalf of the identity in ctx ([WithOwner]). With no server
 // running it starts one.
 func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Session, error) {
+	args, err := s.newSessionArgs(ctx, a)
+	if err != nil {
+		return Session{}, err
+	}
+	if gen := s.Generation(); gen != "" && s.owned.count(gen) >= MaxOwned {
+		return Session{}, errorf(KindOwnedLimit, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
+	}
+	line, err := s.newSession(ctx, args)
+	if err != nil {
+		return Session{}, err
+	}
+	// Connecting now reads the generation the session belongs to, and the
+	// release that printed line.
+	if _, err := s.link.connect(ctx); err != nil {
+		return Session{}, afterChange(err) // the session was made
+	}
+	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
+	if !ok || len(rows) != 1 {
+		return Session{}, afterChange(errorf(KindRefused, "cannot read new-session's answer %q", line))
+	}
+	sess := rows[0]
+	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
+		if err := s.resizeNewSession(ctx, sess.ID, a.Width, a.Height); err != nil {
+			return Session{}, err
+		}
+	}
+	sess.Generation = s.Generation()
+	s.owned.add(sess.Generation, sess.ID, OwnerOf(ctx))
+	return sess, nil
+}
+
+// newSessionArgs returns new-session's arguments for a, checked as far as
+// they can be before anything is sent.
+func (s *Server) newSessionArgs(ctx context.Context, a CreateSessionArgs) ([]string, error) {
 	if s.link.live() {
 		// The server's release is known only once connected; before the
 		// first connect tmux itself refuses what this would.
 		rel := s.release()
 		if err := rel.checkName("a session", a.Name); err != nil {
-			return Session{}, err
+			return nil, err
 		}
 		if err := rel.checkName("a window", a.WindowName); err != nil {
-			return Session{}, err
+			return nil, err
 		}
 	}
 	args := []string{"-d", "-P", "-F", s.fmts.sessions.String()}
@@ -82,58 +116,40 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	}
 	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
 	if err != nil {
-		return Session{}, err
+		return nil, err
 	}
 	args = append(args, spawn...)
-	cmd := controlmode.NewCommand("new-session", args...)
-	if err := cmd.Err(); err != nil {
-		return Session{}, fromExec(err)
+	if err := controlmode.NewCommand("new-session", args...).Err(); err != nil {
+		return nil, fromExec(err)
 	}
-	if gen := s.Generation(); gen != "" && s.owned.count(gen) >= MaxOwned {
-		return Session{}, errorf(KindOwnedLimit, "this process already owns %d sessions on socket %s; tear some down first", MaxOwned, s.sock)
-	}
+	return args, nil
+}
 
-	var line string
-	rs, err := s.execChange(ctx, cmd)
+// newSession runs new-session with args and returns the row it printed:
+// on the control client, or, with no server to attach to, in a one-shot
+// that starts the server (the control client attaches to the new session
+// on the next call).
+func (s *Server) newSession(ctx context.Context, args []string) (string, error) {
+	rs, err := s.execChange(ctx, controlmode.NewCommand("new-session", args...))
 	switch {
 	case err == nil && len(rs[0].Lines) == 1:
-		line = rs[0].Lines[0]
-	case err != nil && noServer(err):
-		// Nothing to attach to: this call starts the server. The control
-		// client attaches to the new session on the next call.
-		out, stderr, err := s.shots.forkTmux(ctx, append([]string{"new-session"}, args...)...)
-		if err != nil {
-			return Session{}, err
-		}
-		line = strings.TrimSuffix(out, "\n")
-		if line == "" && !s.shots.serverListening(ctx) {
-			// tmux reports a socket it cannot create from the server it
-			// forked, and the client still exits 0.
-			return Session{}, afterChange(errorf(KindNoServer, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?")))
-		}
-	case err != nil:
-		return Session{}, err
-	default:
-		return Session{}, afterChange(errorf(KindRefused, "new-session printed %d lines, want 1", len(rs[0].Lines)))
+		return rs[0].Lines[0], nil
+	case err == nil:
+		return "", afterChange(errorf(KindRefused, "new-session printed %d lines, want 1", len(rs[0].Lines)))
+	case !noServer(err):
+		return "", err
 	}
-	// Connecting now reads the generation the session belongs to, and the
-	// release that printed line.
-	if _, err := s.link.connect(ctx); err != nil {
-		return Session{}, err
+	out, stderr, err := s.shots.forkTmux(ctx, append([]string{"new-session"}, args...)...)
+	if err != nil {
+		return "", err
 	}
-	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
-	if !ok || len(rows) != 1 {
-		return Session{}, afterChange(errorf(KindRefused, "cannot read new-session's answer %q", line))
+	line := strings.TrimSuffix(out, "\n")
+	if line == "" && !s.shots.serverListening(ctx) {
+		// tmux reports a socket it cannot create from the server it
+		// forked, and the client still exits 0.
+		return "", afterChange(errorf(KindNoServer, "could not start a tmux server on socket %s: %s", s.sock, orDefault(stderr, "is its directory writable?")))
 	}
-	sess := rows[0]
-	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
-		if err := s.resizeNewSession(ctx, sess.ID, a.Width, a.Height); err != nil {
-			return Session{}, err
-		}
-	}
-	sess.Generation = s.Generation()
-	s.owned.add(sess.Generation, sess.ID, OwnerOf(ctx))
-	return sess, nil
+	return line, nil
 }
 
 // resizeNewSession gives the window of a session just made the size asked
