@@ -44,18 +44,26 @@ func (b scopedBackend) keep(ctx context.Context, sock Socket) (func(id string) b
 	return v.inScopeID, nil
 }
 
-func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List[SessionInfo], error) {
-	page := in.Paging
-	in.Paging = Paging{} // every row: the page is cut from the rows in scope
-	l, err := b.Backend.ListSessions(ctx, in)
+// scopedList lists every row with list, then cuts the rows outside the
+// scope and pages what is left, so that a page holds rows in scope.
+func scopedList[T any](ctx context.Context, b scopedBackend, sock Socket, page *Paging,
+	list func() (List[T], error), sessionOf func(T) string) (List[T], error) {
+	want := *page
+	*page = Paging{} // every row: the page is cut from the rows in scope
+	l, err := list()
 	if err != nil {
 		return l, err
 	}
-	keep, err := b.keep(ctx, in.Socket)
+	keep, err := b.keep(ctx, sock)
 	if err != nil {
-		return List[SessionInfo]{}, err
+		return List[T]{}, err
 	}
-	return paged(slices.DeleteFunc(l.Result, func(s SessionInfo) bool { return !keep(s.SessionID) }), page, same), nil
+	return paged(slices.DeleteFunc(l.Result, func(row T) bool { return !keep(sessionOf(row)) }), want, same), nil
+}
+
+func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List[SessionInfo], error) {
+	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[SessionInfo], error) { return b.Backend.ListSessions(ctx, in) },
+		func(s SessionInfo) string { return s.SessionID })
 }
 
 func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (ServerInfo, error) {
@@ -77,31 +85,13 @@ func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (S
 }
 
 func (b scopedBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[WindowInfo], error) {
-	page := in.Paging
-	in.Paging = Paging{} // every row: the page is cut from the rows in scope
-	l, err := b.Backend.ListWindows(ctx, in)
-	if err != nil {
-		return l, err
-	}
-	keep, err := b.keep(ctx, in.Socket)
-	if err != nil {
-		return List[WindowInfo]{}, err
-	}
-	return paged(slices.DeleteFunc(l.Result, func(w WindowInfo) bool { return !keep(w.SessionID) }), page, same), nil
+	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[WindowInfo], error) { return b.Backend.ListWindows(ctx, in) },
+		func(w WindowInfo) string { return w.SessionID })
 }
 
 func (b scopedBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
-	page := in.Paging
-	in.Paging = Paging{} // every row: the page is cut from the rows in scope
-	l, err := b.Backend.ListPanes(ctx, in)
-	if err != nil {
-		return l, err
-	}
-	keep, err := b.keep(ctx, in.Socket)
-	if err != nil {
-		return List[PaneInfo]{}, err
-	}
-	return paged(slices.DeleteFunc(l.Result, func(p PaneInfo) bool { return !keep(p.SessionID) }), page, same), nil
+	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[PaneInfo], error) { return b.Backend.ListPanes(ctx, in) },
+		func(p PaneInfo) string { return p.SessionID })
 }
 
 // SearchPanes searches every pane, cuts the matches to the scope, and
