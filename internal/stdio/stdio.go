@@ -1,12 +1,3 @@
-// Package stdio serves one MCP session on stdin and stdout for tmux-mcp:
-// newline-delimited JSON-RPC handed to the Go SDK, plus a direct lane that
-// answers plain tools/call requests without it.
-//
-// # Concurrency
-//
-// One goroutine reads stdin; the SDK reads messages through [Conn.Read]
-// and writes through [Conn.Write] from its own goroutines; each direct
-// call runs on its own goroutine. Writes are serialized.
 package stdio
 
 import (
