@@ -42,9 +42,9 @@
 //   - release.go: what each tmux release does differently, and nothing
 //     else asks the version; modes.go: the prompt the main client holds
 //     and the keys refused in copy mode.
-//   - host.go, ssh.go: where tmux runs, and what differs there (the only
-//     files that ask whether the host is remote); procwait_*.go: waiting
-//     for a process to exit.
+//   - host.go, ssh.go: where tmux runs; each Host does what differs there
+//     itself, and nothing asks which kind of host it is; procwait_*.go:
+//     waiting for a process to exit.
 //
 // The operations:
 //

@@ -2,13 +2,9 @@ package session
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
@@ -28,10 +24,24 @@ type Host interface {
 	// making the host reachable first (for ssh, the shared connection).
 	// kind says how the command must end when its local process does.
 	command(ctx context.Context, tmux string, args []string, kind commandKind) ([]string, error)
-	// remote reports whether the host is another machine, whose sockets
-	// and files this process cannot see. Only this file and ssh.go ask:
-	// everywhere else the host does the work itself.
-	remote() bool
+	// lockDir returns the directory that the crash gate of the server
+	// whose socket is file ("" if unknown) locks in, with the other
+	// processes on this machine; "" when there is none to share (the gate
+	// then holds this process only).
+	lockDir(file string) string
+	// prepareOneShot readies cmd, a one-shot tmux or shell on the host,
+	// and returns what to call once it has ended. A blocking one is given
+	// what stops it there when its local process ends.
+	prepareOneShot(cmd *exec.Cmd, blocking bool) (cleanup func(), err error)
+	// failure returns the error of a one-shot that failed with err and
+	// stderr msg on the way to the host rather than in tmux, else nil.
+	failure(err error, msg string) error
+	// listening reports whether a tmux server answers on sock; fork runs
+	// a one-shot tmux, for a host whose sockets this process cannot see.
+	listening(ctx context.Context, o *Options, sock Socket, fork func(ctx context.Context, args ...string) (string, string, error)) bool
+	// spawnArgs is [SpawnArgs.args] with the start directory one of the
+	// host's.
+	spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]string, error)
 	// closeClient closes control client c, bounded as the host needs.
 	closeClient(c *controlmode.Conn, log *slog.Logger)
 	// superviseClient watches what the host runs for control client c,
@@ -79,7 +89,27 @@ func (localHost) command(_ context.Context, tmux string, args []string, _ comman
 	return append([]string{tmux}, args...), nil
 }
 
-func (localHost) remote() bool { return false }
+// lockDir is the socket's directory: the crash gate locks beside it.
+func (localHost) lockDir(file string) string {
+	if file == "" {
+		return ""
+	}
+	return filepath.Dir(file)
+}
+
+func (localHost) prepareOneShot(*exec.Cmd, bool) (func(), error) { return func() {}, nil }
+
+func (localHost) failure(error, string) error { return nil }
+
+// listening asks the socket itself (see [Socket.listening]).
+func (localHost) listening(_ context.Context, o *Options, sock Socket, _ func(context.Context, ...string) (string, string, error)) bool {
+	return sock.listening(o.SocketDir)
+}
+
+// spawnArgs: "~" is Options.HomeDir, a relative path is this process's.
+func (localHost) spawnArgs(_ context.Context, o *Options, a SpawnArgs) ([]string, error) {
+	return a.args(o.HomeDir)
+}
 
 // closeClient closes c: on this machine Conn.Close is bounded, it kills
 // its tmux if tmux does not leave.
@@ -121,15 +151,9 @@ func hostOf(o *Options) Host {
 }
 
 // gateDir returns the directory the crash gate of the server on sock locks
-// in: its socket's, on this machine. Remotely, or with no socket directory
-// known, there is no directory of ours to lock: the gate holds this
-// process only.
+// in (see Host.lockDir).
 func gateDir(o *Options, sock Socket) string {
-	file := sock.File(o.SocketDir)
-	if file == "" || hostOf(o).remote() {
-		return ""
-	}
-	return filepath.Dir(file)
+	return hostOf(o).lockDir(sock.File(o.SocketDir))
 }
 
 func (localHost) Close() error { return nil }
@@ -137,67 +161,10 @@ func (localHost) Close() error { return nil }
 // host returns the Host the Server's tmux runs on.
 func (s *Server) host() Host { return hostOf(s.opts) }
 
-// hostFailure is the error for a one-shot that failed on the way to the
-// host rather than in tmux: ssh exits with status 255 when it cannot reach
-// the host or loses the connection. The command may have run: the caller
-// stamps what that means.
-func (o *oneShots) hostFailure(err error, msg string) error {
-	var xe *exec.ExitError
-	if !o.host().remote() || !errors.As(err, &xe) || xe.ExitCode() != 255 {
-		return nil
-	}
-	return &Error{Kind: KindConnLost, Msg: o.host().String() + ": " + msg, Err: err}
-}
-
-// serverListening reports whether a tmux server answers on the socket. On
-// this machine it asks the socket itself (see [Socket.listening]); on
-// another, a one-shot list-sessions, which never starts a server, asks.
+// serverListening reports whether a tmux server answers on the socket
+// (see Host.listening).
 func (o *oneShots) serverListening(ctx context.Context) bool {
-	if !o.host().remote() {
-		return o.sock.listening(o.opts.SocketDir)
-	}
-	_, _, err := o.forkTmux(ctx, "-N", "list-sessions", "-F", "#{session_id}")
-	return !noServerMessage(err)
-}
-
-// spawnArgs is SpawnArgs.args on the host. On another host the
-// start directory is one of that host's: a one-shot shell there expands
-// it ("~" is its user's home, a relative path is taken from there),
-// makes it absolute and checks that it is a directory.
-func (o *oneShots) spawnArgs(ctx context.Context, a SpawnArgs) ([]string, error) {
-	if a.StartDirectory == "" || !o.host().remote() {
-		return a.args(o.opts.HomeDir)
-	}
-	dir := a.StartDirectory
-	switch {
-	case dir == "~":
-		dir = "."
-	case strings.HasPrefix(dir, "~/"):
-		dir = "./" + dir[2:]
-	}
-	argv, err := o.host().command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = procEnv(o.opts.Env)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	abs := strings.TrimSuffix(string(out), "\n")
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
-		if e := o.hostFailure(err, strings.TrimSpace(stderr.String())); e != nil {
-			return nil, e
-		}
-		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, o.host())
-	}
-	a.StartDirectory = ""
-	rest, err := a.args(o.opts.HomeDir)
-	if err != nil {
-		return nil, err
-	}
-	// tmux expands formats in -c; a directory holds none.
-	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
+	return o.host().listening(ctx, o.opts, o.sock, o.forkTmux)
 }
 
 // tmuxCommand is exec.CommandContext for tmux with args, on the Server's
@@ -214,21 +181,9 @@ func (o *oneShots) tmuxCommand(ctx context.Context, blocking bool, args ...strin
 		return nil, nil, err
 	}
 	cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
-	if o.host().remote() {
-		// The master ssh holds a session's pipes too, and may keep them
-		// open after the local ssh has gone.
-		cmd.WaitDelay = time.Second
-	}
-	if !blocking || !o.host().remote() {
-		return cmd, func() {}, nil
-	}
-	r, w, err := os.Pipe()
+	cleanup, err = o.host().prepareOneShot(cmd, blocking)
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd.Stdin = r
-	return cmd, func() {
-		_ = r.Close() // Best effort: the child had its own copy.
-		_ = w.Close() // ends the remote command's input
-	}, nil
+	return cmd, cleanup, nil
 }

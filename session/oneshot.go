@@ -55,7 +55,7 @@ func (o *oneShots) forkTmux(ctx context.Context, args ...string) (stdout, stderr
 		if msg == "" {
 			msg = err.Error()
 		}
-		if e := o.hostFailure(err, msg); e != nil {
+		if e := o.host().failure(err, msg); e != nil {
 			return "", msg, ranTmux(ctx, args, e, true) // it may have run
 		}
 		if strings.HasPrefix(msg, "error creating ") {

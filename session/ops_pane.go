@@ -519,7 +519,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 	if pane == "" {
 		return Pane{}, errorf(KindNoTarget, "respawning needs a pane").fix(RemedyPane)
 	}
-	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.host().spawnArgs(ctx, s.opts, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

@@ -114,7 +114,7 @@ func (s *Server) newSessionArgs(ctx context.Context, a CreateSessionArgs) ([]str
 	if a.Height > 0 {
 		args = append(args, "-y", strconv.Itoa(a.Height))
 	}
-	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.host().spawnArgs(ctx, s.opts, a.SpawnArgs)
 	if err != nil {
 		return nil, err
 	}

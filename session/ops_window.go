@@ -70,7 +70,7 @@ func (s *Server) NewWindow(ctx context.Context, session string, a NewWindowArgs)
 	if a.Name != "" {
 		args = append(args, "-n", formatLiteral(a.Name))
 	}
-	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.host().spawnArgs(ctx, s.opts, a.SpawnArgs)
 	if err != nil {
 		return Window{}, err
 	}
@@ -118,7 +118,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 		}
 		args = append(args, "-l", a.Size)
 	}
-	spawn, err := s.shots.spawnArgs(ctx, a.SpawnArgs)
+	spawn, err := s.host().spawnArgs(ctx, s.opts, a.SpawnArgs)
 	if err != nil {
 		return Pane{}, err
 	}

@@ -120,7 +120,86 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 
 func (h *sshHost) String() string { return "ssh " + h.dest }
 
-func (h *sshHost) remote() bool { return true }
+// lockDir is "": the socket is on that host, and no process of this
+// machine other than this one shares its gate.
+func (h *sshHost) lockDir(string) string { return "" }
+
+// prepareOneShot: the master ssh holds a session's pipes too, and may keep
+// them open after the local ssh has gone, so the wait for them is bounded.
+// A blocking command is given an input that stays open until cleanup: its
+// end is what stops the command there (see sshHost.command).
+func (h *sshHost) prepareOneShot(cmd *exec.Cmd, blocking bool) (func(), error) {
+	cmd.WaitDelay = time.Second
+	if !blocking {
+		return func() {}, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdin = r
+	return func() {
+		_ = r.Close() // Best effort: the child had its own copy.
+		_ = w.Close() // ends the remote command's input
+	}, nil
+}
+
+// failure: ssh exits with status 255 when it cannot reach the host or
+// loses the connection. The command may have run: the caller stamps what
+// that means.
+func (h *sshHost) failure(err error, msg string) error {
+	var xe *exec.ExitError
+	if !errors.As(err, &xe) || xe.ExitCode() != 255 {
+		return nil
+	}
+	return &Error{Kind: KindConnLost, Msg: h.String() + ": " + msg, Err: err}
+}
+
+// listening asks with a one-shot list-sessions, which never starts a
+// server: the socket is on that host.
+func (h *sshHost) listening(ctx context.Context, _ *Options, _ Socket, fork func(context.Context, ...string) (string, string, error)) bool {
+	_, _, err := fork(ctx, "-N", "list-sessions", "-F", "#{session_id}")
+	return !noServerMessage(err)
+}
+
+// spawnArgs: the start directory is one of that host's: a one-shot shell
+// there expands it ("~" is its user's home, a relative path is taken from
+// there), makes it absolute and checks that it is a directory.
+func (h *sshHost) spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]string, error) {
+	if a.StartDirectory == "" {
+		return a.args(o.HomeDir)
+	}
+	dir := a.StartDirectory
+	switch {
+	case dir == "~":
+		dir = "."
+	case strings.HasPrefix(dir, "~/"):
+		dir = "./" + dir[2:]
+	}
+	argv, err := h.command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = procEnv(o.Env)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	abs := strings.TrimSuffix(string(out), "\n")
+	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
+		if e := h.failure(err, strings.TrimSpace(stderr.String())); e != nil {
+			return nil, e
+		}
+		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, h)
+	}
+	a.StartDirectory = ""
+	rest, err := a.args(o.HomeDir)
+	if err != nil {
+		return nil, err
+	}
+	// tmux expands formats in -c; a directory holds none.
+	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
+}
 
 // path leaves p as it is: a path on that host, which this process cannot
 // resolve.
