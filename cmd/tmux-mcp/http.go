@@ -126,17 +126,10 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens: made a bearer token and wrote it to %s (only you can read it).\n"+
 			"  Clients send the header: Authorization: Bearer $(cat %s)\n", path, path)
 	}
-	servers := map[string]*mcp.Server{}
-	if cfg.noAuth {
-		servers[""] = base
-	}
-	for _, t := range toks {
-		srv, err := tokenServer(cfg, backend, t, logger)
-		if err != nil {
-			fmt.Fprintf(stderr, "tmux-mcp: token %s: %v\n", t.name, err)
-			return exitUsage
-		}
-		servers[t.name] = srv
+	servers, err := httpServers(cfg, base, backend, toks, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
+		return exitUsage
 	}
 
 	calls := newHTTPCalls()
@@ -153,31 +146,14 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		hs.TLSConfig = &tls.Config{Certificates: tlsCerts, MinVersion: tls.VersionTLS12}
 	}
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sigs)
+	// A client gone must not kill the process with SIGPIPE (Go's default
+	// for a write to fd 1 or 2) before the shutdown and --teardown-on-exit.
 	pipes := make(chan os.Signal, 1)
 	signal.Notify(pipes, syscall.SIGPIPE)
 	defer signal.Stop(pipes)
-
-	serveDone := make(chan error, 1)
-	go func() {
-		if tlsCerts != nil {
-			serveDone <- hs.ServeTLS(ln, "", "")
-		} else {
-			serveDone <- hs.Serve(ln)
-		}
-	}()
-	logger.Info("serving MCP over streamable HTTP", "url", scheme+"://"+ln.Addr().String()+mcpPath, "version", versionString(),
+	got := serveUntilSignal(hs, ln, logger, "url", scheme+"://"+ln.Addr().String()+mcpPath, "version", versionString(),
 		"socket", cfg.socket.String(), "clients", len(servers))
-
-	var got os.Signal
-	select {
-	case got = <-sigs:
-		signal.Stop(sigs)
-		logger.Info("shutting down", "signal", got.String())
-	case err := <-serveDone:
-		logger.Error("HTTP server ended", "error", err)
+	if got == nil {
 		return exitFailure
 	}
 	shutdownHTTP(hs, servers, calls, logger)
@@ -188,6 +164,52 @@ func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *sess
 		return exitInterrupt
 	}
 	return exitOK
+}
+
+// serveUntilSignal serves hs on ln (with TLS when hs has a TLS config)
+// until SIGTERM or SIGINT, and returns the signal; nil when the server
+// failed first, which it logs. Once it is serving and the signals are
+// caught, it logs that it serves, with the attributes attrs.
+func serveUntilSignal(hs *http.Server, ln net.Listener, logger *slog.Logger, attrs ...any) os.Signal {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
+
+	serveDone := make(chan error, 1)
+	go func() {
+		if hs.TLSConfig != nil {
+			serveDone <- hs.ServeTLS(ln, "", "")
+		} else {
+			serveDone <- hs.Serve(ln)
+		}
+	}()
+	logger.Info("serving MCP over streamable HTTP", attrs...)
+	select {
+	case got := <-sigs:
+		signal.Stop(sigs)
+		logger.Info("shutting down", "signal", got.String())
+		return got
+	case err := <-serveDone:
+		logger.Error("HTTP server ended", "error", err)
+		return nil
+	}
+}
+
+// httpServers returns the MCP server of each identity, by token name:
+// base alone, named "", under --no-auth.
+func httpServers(cfg *config, base *mcp.Server, backend mcp.Backend, toks []token, logger *slog.Logger) (map[string]*mcp.Server, error) {
+	servers := map[string]*mcp.Server{}
+	if cfg.noAuth {
+		servers[""] = base
+	}
+	for _, t := range toks {
+		srv, err := tokenServer(cfg, backend, t, logger)
+		if err != nil {
+			return nil, fmt.Errorf("token %s: %w", t.name, err)
+		}
+		servers[t.name] = srv
+	}
+	return servers, nil
 }
 
 // tokenServer is the MCP server of one token: the flags' options, with the
