@@ -33,9 +33,9 @@
 //     through the gate), exec (connect, resend what is safe to resend),
 //     execChange (exec that marks the model dirty); oneshot.go: forkTmux,
 //     the only fork of tmux, for what the shared channel must not carry
-//     (blocking commands) or cannot (no session yet). commands.go: the one table of what each tmux command
-//     is (reads, ends a session, blocks), from which the gate's hold,
-//     resending and effects follow.
+//     (blocking commands) or cannot (no session yet). commands.go: the
+//     one table of what each tmux command is (reads, ends a session,
+//     blocks), from which the gate's hold, resending and effects follow.
 //   - resync.go: reading a new client's server, and keeping the model in
 //     step with it; model.go: the live model and its row formats;
 //     subscribe.go: telling listeners of changes.
@@ -101,7 +101,9 @@
 // # Errors
 //
 // Operations return *[Error], whose [Kind] says what sort of failure it is
-// and whose Written field says whether a command may have reached tmux.
-// [WatchEffects] tells a caller whether a whole sequence of operations may
-// have changed anything.
+// and whose Written field says whether the operation may have changed
+// tmux. Written is stamped where the I/O happens (a line sent on a client,
+// a one-shot tmux, a connect), from the same reading of what tmux did that
+// [WatchEffects] records, which tells a caller whether a whole sequence of
+// operations may have changed anything.
 package session
