@@ -7,7 +7,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -31,17 +30,28 @@ type RunArgs struct {
 	// starting with one (HISTCONTROL=ignorespace, zsh's
 	// HIST_IGNORE_SPACE) keep the command out of their history.
 	SuppressHistory bool
+	// Background returns as soon as the line is typed, with the command's
+	// id: [Server.WaitForCommand] reads its outcome.
+	Background bool
 }
 
 // RunResult is the outcome of [Server.RunCommand].
 type RunResult struct {
+	// CommandID names the command for [Server.WaitForCommand].
+	CommandID  string
 	PaneID     string
 	ExitStatus int  // valid when HasStatus
 	HasStatus  bool // the command ended and its exit status is known
-	TimedOut   bool // the command had not finished when the timeout passed
-	// ShellExited reports that the shell ended while the command ran (the
-	// command was exit, or exec'd a program that ended): the pane is gone,
-	// or dead with remain-on-exit, when its status is ExitStatus.
+	// TimedOut reports that the command had not ended when the call's
+	// timeout passed (or the call was in the background): it is still
+	// followed, and End is "".
+	TimedOut bool
+	// Started reports that the shell started the command.
+	Started bool
+	// End says how the command ended, "" while it runs.
+	End RunEnd
+	// ShellExited reports that the shell that ran the command is gone
+	// (End is shell_exited, pane_closed, pane_respawned or server_exited).
 	ShellExited     bool
 	Output          []string
 	OutputTruncated bool
@@ -62,6 +72,10 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // longer line is cut.
 const canonicalMax = 4096
 
+// inputSettle bounds how long RunCommand waits for a pane to answer keys
+// this process sent it without Enter just before.
+const inputSettle = 500 * time.Millisecond
+
 // startGrace is how long RunCommand waits for the shell to start the
 // command before it looks at the pane for the reason it has not: a shell
 // at a continuation prompt (left by input typed before) never will.
@@ -73,25 +87,61 @@ const startGrace = 2 * time.Second
 // (cd and exports persist), through eval, between two markers that neither
 // a person nor capture-pane sees (see internal/shellrun). Nothing but the command
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
+// The command is followed until it ends, also after the call's timeout:
+// the result's CommandID is for [Server.WaitForCommand].
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
+	c, err := s.startCommand(ctx, a)
+	if err != nil {
+		return RunResult{}, err
+	}
+	if a.Background {
+		return c.outcome()
+	}
+	return s.await(ctx, c, a.Timeout)
+}
+
+// startCommand looks at the pane, types the command line and starts its
+// follower. Nothing is typed when it fails.
+func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, error) {
 	start := time.Now()
 	if strings.IndexByte(a.Command, 0) >= 0 {
-		return RunResult{}, errorf(KindInvalid, "command contains a NUL byte")
+		return nil, errorf(KindInvalid, "command contains a NUL byte")
 	}
 	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
-		return RunResult{}, err
+		return nil, err
 	}
 	p, err := s.probe(ctx, pane)
 	if err != nil {
-		return RunResult{}, err
+		return nil, err
+	}
+	if c := s.cmds.runningIn(pane); c != nil {
+		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
 	}
 	st, release, err := s.watchPaneIn(pane, p.session)
 	if err != nil {
-		return RunResult{}, err
+		return nil, err
 	}
-	defer release()
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			release()
+		}
+	}()
 	cursor, _ := st.Position()
+	// Keys this process sent without Enter a moment ago (C-u to clear a
+	// line) may not have reached the screen yet: let the pane answer them
+	// before its input line is judged.
+	if in := st.LastInput(); in.Sent && in.Fed && !in.Enter && in.Offset == cursor && time.Since(in.At) < inputSettle {
+		sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
+		if st.Wait(sctx, cursor) == nil {
+			if p2, err := s.probe(ctx, pane); err == nil {
+				p = p2
+			}
+			cursor, _ = st.Position()
+		}
+		cancel()
+	}
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
@@ -126,6 +176,20 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 				_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
 			}
 		}
+		// Still nothing drawn: a login shell slow to start. Typed now,
+		// the line would wait in the terminal and run whenever the shell
+		// reads it, after this call: wait for the prompt for the rest of
+		// the timeout, or type nothing.
+		if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
+			rest := a.Timeout - time.Since(start)
+			if rest > 0 {
+				_, drawn = s.awaitPromptFor(ctx, st, cursor, nil, rest)
+			}
+			if !drawn {
+				return nil, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
+					"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
+			}
+		}
 		if drawn {
 			if p2, err := s.probe(ctx, pane); err == nil {
 				p = p2
@@ -135,26 +199,24 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	switch {
 	case p.dead:
-		return RunResult{}, errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
+		return nil, errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
 	case !shells[p.program]:
-		return RunResult{}, errorf(KindRefused,
-			"pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
-				"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
+		return nil, errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
+			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
 	case p.mode:
-		return RunResult{}, errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
+		return nil, errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
 	case p.alt:
-		return RunResult{}, errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+		return nil, errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
-	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, s.lastPrompt(pane), false) {
-		return RunResult{}, continuationError(pane, row, false)
-	} else if typed, ok := shellrun.PendingInput(row, s.lastPrompt(pane)); ok {
+	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, s.prompts.load(pane), false) {
+		return nil, continuationError(pane, row, false)
+	} else if typed, ok := shellrun.PendingInput(row, s.prompts.load(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
-		return RunResult{}, errorf(KindRefused,
-			"the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
-				"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
+		return nil, errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
+			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
 	}
 	at, program := p.at, p.program
 
@@ -167,102 +229,30 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	line, _ := shellrun.Line(program, tag, a.Command, lead, at)
 	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
-		return RunResult{}, errorf(KindInvalid,
-			"the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
-				"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
+		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
+			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
+	fctx, cancel := context.WithCancel(context.Background())
+	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at),
+		start: start, from: cursor, cancel: cancel, done: make(chan struct{}),
+		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	keys := s.link.modeKeys()
 	typeLine, waiting := sendKeysCommand(pane, true, []string{line}, keys)
 	enter, w := sendKeysCommand(pane, false, []string{"Enter"}, keys)
 	if _, err := s.exec(ctx, typeLine, enter); err != nil {
+		cancel()
 		_, err = s.refusedInMode(ctx, err, pane, append(waiting, w...))
-		return RunResult{}, err
+		return nil, err
 	}
 	s.noteInput(pre, pane, line, true, panestream.GridMark{})
-
-	res := RunResult{PaneID: pane}
-	out := &outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}
-	from := cursor // where the command's output starts, for res.Cursor
-	var text termtext.Lines
-	scan := shellrun.NewScan(tag)
-	finish := func() RunResult {
-		if l := text.Line(); l != "" {
-			out.add(l)
-		}
-		res.Output, res.OutputTruncated, res.TruncatedLines = out.result()
-		if res.OutputTruncated {
-			res.Cursor = s.sinceCursor(ctx, pane, from)
-		}
-		res.Elapsed = time.Since(start)
-		return res
+	if !s.cmds.add(c) {
+		cancel()
+		return nil, errLinkClosed()
 	}
-	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
-	defer cancel()
-	gctx, gcancel := context.WithTimeout(wctx, startGrace)
-	defer gcancel()
-	for {
-		waitCtx := wctx
-		if !scan.Begun() && gctx.Err() == nil {
-			waitCtx = gctx
-		}
-		if err := st.Wait(waitCtx, cursor); err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return RunResult{}, afterChange(fromExec(err)) // the command was typed
-			case wctx.Err() == nil:
-				// The grace ran out before the shell started the command.
-				if err := s.notStarted(ctx, pane, false); err != nil {
-					return RunResult{}, err
-				}
-				continue
-			case !scan.Begun():
-				if err := s.notStarted(ctx, pane, true); err != nil {
-					return RunResult{}, err
-				}
-			}
-			if dead, status, ok := s.paneDead(ctx, pane); ok && dead {
-				res.ShellExited, res.HasStatus, res.ExitStatus = true, status >= 0, status
-				return finish(), nil
-			}
-			res.TimedOut = true
-			return finish(), nil
-		}
-		r := st.Read(cursor)
-		cursor = r.Next
-		data, ok := scan.Feed(r.Data)
-		if !ok {
-			return RunResult{}, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", pane))
-		}
-		text.Write(data)
-		for _, l := range text.Take() {
-			out.add(l)
-		}
-		if scan.Done() {
-			res.ExitStatus, res.HasStatus = scan.Status(), true
-			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.Rest()); ok {
-				prompts.Store(promptKey{s, pane}, p)
-			}
-			return finish(), nil
-		}
-		if r.Paused || r.Missed > 0 {
-			out.lost = true
-		}
-		if r.Gone || r.ConnLost {
-			// The pane closed, or the client following it ended, which
-			// is what happens when the shell of a session's only pane
-			// exits: ask tmux which.
-			dead, status, ok := s.paneDead(ctx, pane)
-			if r.Gone || ok && dead {
-				res.ShellExited = true
-				res.HasStatus, res.ExitStatus = ok && status >= 0, status
-				return finish(), nil
-			}
-			if r.ConnLost {
-				return RunResult{}, afterChange(errorf(KindConnLost, "the tmux client following pane %s ended while the command ran; its outcome is unknown", pane))
-			}
-		}
-	}
+	handedOff = true
+	go s.follow(fctx, c, st, cursor, tag, release)
+	return c, nil
 }
 
 // exitGrace bounds how long RunCommand waits for a program that holds the
@@ -313,9 +303,14 @@ const promptGrace = time.Second
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
 func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor int64, after []byte) (string, bool) {
+	return s.awaitPromptFor(ctx, st, cursor, after, promptGrace)
+}
+
+// awaitPromptFor is awaitPrompt waiting up to d.
+func (s *Server) awaitPromptFor(ctx context.Context, st *panestream.Stream, cursor int64, after []byte, d time.Duration) (string, bool) {
 	var text termtext.Lines
 	text.Write(after)
-	pctx, cancel := context.WithTimeout(ctx, promptGrace)
+	pctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	for text.Cursor() == 0 {
 		if st.Wait(pctx, cursor) != nil {
@@ -342,23 +337,6 @@ func blank(screen []string) bool {
 	return true
 }
 
-// prompts holds, per server and pane, the prompt RunCommand last saw the
-// pane's shell draw after a command: a plain "> " at the cursor is a
-// continuation prompt in a pane whose prompt is something else. An entry
-// is a few bytes; they are not removed.
-var prompts sync.Map // promptKey -> string
-
-type promptKey struct {
-	s    *Server
-	pane string
-}
-
-func (s *Server) lastPrompt(pane string) string {
-	p, _ := prompts.Load(promptKey{s, pane})
-	str, _ := p.(string)
-	return str
-}
-
 func continuationError(pane, row string, typed bool) error {
 	what := "nothing was typed"
 	if typed {
@@ -377,6 +355,7 @@ func continuationError(pane, row string, typed bool) error {
 // runProbe is what RunCommand reads of a pane before typing.
 type runProbe struct {
 	program         string // pane_current_command, without a login shell's "-"
+	pid             string
 	alt, mode, dead bool
 	session         string
 	at              shellrun.Screen
@@ -388,17 +367,17 @@ type runProbe struct {
 func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
-			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}"),
+			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}"),
 		CaptureArgs{}.command(pane))
 	if err != nil {
 		return runProbe{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 9 || !strings.HasPrefix(f[4], "$") {
+	if len(f) != 10 || !strings.HasPrefix(f[4], "$") {
 		return runProbe{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
-		session: f[4], screen: rs[1].Lines}
+		session: f[4], pid: f[9], screen: rs[1].Lines}
 	p.at.CursorX, _ = strconv.Atoi(f[5])
 	p.at.CursorY, _ = strconv.Atoi(f[6])
 	p.at.Width, _ = strconv.Atoi(f[7])
@@ -407,8 +386,8 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 }
 
 // paneDead reports whether pane is gone or dead, and the exit status of
-// its program when tmux kept it (remain-on-exit), else -1. It reports
-// false if tmux could not be asked.
+// its program when tmux kept it (remain-on-exit), else -1; -2 when the
+// pane is gone. It reports false if tmux could not be asked.
 func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
@@ -417,15 +396,21 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 	// loop (a CI run saw the status missing). No notification says when:
 	// ask again, a few times, while the pane is dead without a status.
 	for try := 0; ; try++ {
-		rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_dead}\t#{pane_dead_status}"))
+		rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}"))
 		if err != nil {
 			var e *Error
 			if errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer) {
-				return true, -1, true // gone, or the server with it: its last session ended
+				return true, -2, true // gone, or the server with it
 			}
 			return false, -1, false
 		}
-		d, st, _ := strings.Cut(strings.Join(rs[0].Lines, ""), "\t")
+		// display-message does not fail for a pane that is gone: it
+		// expands the formats empty.
+		f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
+		if len(f) != 3 || f[0] != pane {
+			return true, -2, true
+		}
+		d, st := f[1], f[2]
 		if d != "1" {
 			return false, -1, true
 		}
@@ -448,13 +433,14 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 // notStarted looks at a pane whose shell has not started the command it
 // was given. It returns the error that names why, or nil if it cannot
 // tell yet (final false) and the wait should go on.
-func (s *Server) notStarted(ctx context.Context, pane string, final bool) error {
+func (s *Server) notStarted(ctx context.Context, pane string, final bool, id string) error {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	p, err := s.probe(qctx, pane)
 	if err != nil {
 		if final {
-			return afterChange(errorf(KindDeadline, "the shell in pane %s did not start the command before the timeout", pane))
+			return afterChange(errorf(KindDeadline, "the shell in pane %s did not start the command before the timeout; "+
+				"it is typed and may still run: command %s follows it", pane, id))
 		}
 		return nil
 	}
@@ -462,13 +448,13 @@ func (s *Server) notStarted(ctx context.Context, pane string, final bool) error 
 		return nil // the caller finds out
 	}
 	row := shellrun.CursorRow(p.screen, p.at)
-	if shellrun.IsContinuation(row, s.lastPrompt(pane), true) {
+	if shellrun.IsContinuation(row, s.prompts.load(pane), true) {
 		return continuationError(pane, row, true)
 	}
 	if final {
-		return afterChange(errorf(KindDeadline,
-			"the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
-				"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter", pane, p.program, row).fix(RemedyLookOrInterrupt))
+		return afterChange(errorf(KindDeadline, "the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
+			"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter. "+
+			"The line is typed and may still run: command %s follows it", pane, p.program, row, id).fix(RemedyLookOrInterrupt))
 	}
 	return nil
 }

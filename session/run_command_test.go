@@ -1,11 +1,14 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -121,9 +124,9 @@ func TestRunCommandRefusals(t *testing.T) {
 	if err != nil || !r.TimedOut {
 		t.Fatalf("timeout: got %+v %v", r, err)
 	}
-	// Now the pane runs sleep, not a shell at its prompt.
+	// Now the pane runs the command typed before, still followed.
 	_, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: time.Second})
-	if !isKind(err, KindRefused) || !strings.Contains(err.Error(), "not a shell") {
+	if !isKind(err, KindRefused) || !strings.Contains(err.Error(), "still running command "+r.CommandID) {
 		t.Fatalf("busy pane: got %v", err)
 	}
 	if _, err := s.RunCommand(ctx, RunArgs{Command: "true", Timeout: time.Second}); !isKind(err, KindNoTarget) {
@@ -276,5 +279,40 @@ func TestRunCommandSlowShell(t *testing.T) {
 	screen := strings.Join(lines, "\n")
 	if strings.Contains(screen, "eval") || strings.Contains(screen, "printf") {
 		t.Errorf("the pane shows run_command's wrapper:\n%s", screen)
+	}
+}
+
+// TestRunCommandShellNotReady runs a command in a pane whose shell is
+// still reading its rc file (no child, nothing drawn) past the call's
+// timeout: nothing is typed, so nothing runs once the shell is ready.
+func TestRunCommandShellNotReady(t *testing.T) {
+	fixtures.NeedProgram(t, "bash")
+	fx, s := newTestServer(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rc := filepath.Join(dir, "rc")
+	// read -t on a fifo opened both ways blocks, with no child, for 3 s.
+	if err := os.WriteFile(rc, []byte("read -t 3 <> "+fifo+"\nPS1='$ '\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "starting", "bash", "--rcfile", rc)
+	pane := paneOf(t, s, "starting")
+	ran := filepath.Join(dir, "ran")
+	_, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "touch " + ran, Timeout: time.Second})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindDeadline || e.Written || !strings.Contains(err.Error(), "nothing was typed") {
+		t.Fatalf("got %v, want deadline with nothing typed", err)
+	}
+	waitPrompt(t, s, pane)
+	// The prompt is drawn: a line typed before would run now.
+	r, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo ready", Timeout: 20 * time.Second})
+	if err != nil || !slices.Equal(r.Output, []string{"ready"}) {
+		t.Fatalf("once ready: got %+v %v", r, err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("the command typed before the shell was ready ran")
 	}
 }

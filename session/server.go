@@ -25,6 +25,8 @@ type Server struct {
 	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
+	cmds      commandSet     // the commands RunCommand typed, followed to their end
+	prompts   promptMemory   // the prompt each pane's shell drew after a command
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
 	// loop: a client of ours still attaching and any notification, a
@@ -73,6 +75,7 @@ func (s *Server) SocketFile() string { return s.sock.File(s.opts.SocketDir) }
 // Close ends the control client and every goroutine of the Server. Sessions
 // are left as they are.
 func (s *Server) Close() error {
+	s.cmds.close() // before the link: a follower may be asking tmux
 	if s.link.close() {
 		s.gate.Close()
 	}

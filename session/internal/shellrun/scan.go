@@ -34,6 +34,15 @@ func (s *Scan) Status() int { return s.status }
 // the end marker (the next prompt).
 func (s *Scan) Rest() []byte { return s.pend }
 
+// AssumeBegun takes what comes from here on for the command's output, up
+// to the end marker: for a reader that lost output in which the start
+// marker may have been.
+func (s *Scan) AssumeBegun() {
+	if !s.begun {
+		s.begun, s.pend = true, nil
+	}
+}
+
 // DropRest forgets the bytes held back.
 func (s *Scan) DropRest() { s.pend = nil }
 

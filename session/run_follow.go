@@ -1,0 +1,465 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
+)
+
+// A runningCommand is a line RunCommand typed into a pane's shell, followed from
+// the moment it is typed until it ends, whatever the call that typed it
+// does: a call's timeout ends the call, not the following, so a later
+// [Server.WaitForCommand] gets the exit status of a build that took an
+// hour. Its follower is the only writer of its state.
+type runningCommand struct {
+	id     string
+	pane   string
+	owner  string // OwnerOf the call that typed it: others cannot see it
+	pid    string // pane_pid when typed; another one means a respawn
+	prompt string // the cursor's row, left of the cursor, when typed
+	start  time.Time
+	from   int64 // the stream offset the command's output starts after
+	cancel context.CancelFunc
+	done   chan struct{} // closed when res and err are final
+
+	mu    sync.Mutex
+	begun bool // the shell printed the start marker
+	out   outputLines
+	res   RunResult // final once done is closed
+	err   error     // the command's outcome is this error
+}
+
+// RunEnd says how a command ended.
+type RunEnd string
+
+const (
+	// EndExited: the command ended; its exit status is known.
+	EndExited RunEnd = "exited"
+	// EndShellExited: the shell that ran it ended and tmux kept the pane
+	// dead (remain-on-exit), with the shell's status when tmux knows it.
+	EndShellExited RunEnd = "shell_exited"
+	// EndPaneClosed: the pane is gone: its shell exited (the command ran
+	// exit or exec), or the pane, its window or its session was killed.
+	// tmux tells these apart for no one.
+	EndPaneClosed RunEnd = "pane_closed"
+	// EndRespawned: another program was started in the pane
+	// (respawn-pane -k) and the shell that ran the command is gone.
+	EndRespawned RunEnd = "pane_respawned"
+	// EndServerExited: the tmux server is gone: it was killed, or the
+	// pane's session was its last.
+	EndServerExited RunEnd = "server_exited"
+	// EndUnknown: the shell is back at its prompt, but the end marker came
+	// while no client of ours was attached (the client was being
+	// replaced), so the exit status is unknown.
+	EndUnknown RunEnd = "unknown"
+)
+
+// commandCap bounds how many commands a Server keeps: the oldest ended one
+// is forgotten first, else the oldest still followed, which stops being
+// followed. Each keeps at most its output bound (RunArgs).
+const commandCap = 64
+
+// commandSet is a Server's commands, by id, oldest first.
+type commandSet struct {
+	mu     sync.Mutex
+	byID   map[string]*runningCommand
+	order  []*runningCommand
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// add keeps c, forgetting the oldest when full, and reports false once
+// the set is closed.
+func (cs *commandSet) add(c *runningCommand) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		return false
+	}
+	if cs.byID == nil {
+		cs.byID = map[string]*runningCommand{}
+	}
+	if len(cs.order) >= commandCap {
+		drop := 0
+		for i, o := range cs.order {
+			if o.ended() {
+				drop = i
+				break
+			}
+		}
+		old := cs.order[drop]
+		old.cancel()
+		delete(cs.byID, old.id)
+		cs.order = append(cs.order[:drop], cs.order[drop+1:]...)
+	}
+	cs.byID[c.id] = c
+	cs.order = append(cs.order, c)
+	cs.wg.Add(1)
+	return true
+}
+
+func (cs *commandSet) get(id string) *runningCommand {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.byID[id]
+}
+
+// runningIn returns the command still followed in pane, nil if none.
+func (cs *commandSet) runningIn(pane string) *runningCommand {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, c := range cs.order {
+		if c.pane == pane && !c.ended() {
+			return c
+		}
+	}
+	return nil
+}
+
+// close stops every follower and waits for them.
+func (cs *commandSet) close() {
+	cs.mu.Lock()
+	cs.closed = true
+	for _, c := range cs.order {
+		c.cancel()
+	}
+	cs.mu.Unlock()
+	cs.wg.Wait()
+}
+
+// end records how c ended, once: the first to learn it (its follower, or
+// a wait that looked at the pane) tells it, and the follower stops.
+func (c *runningCommand) end(end RunEnd, status int, hasStatus bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended() {
+		return
+	}
+	res := RunResult{CommandID: c.id, PaneID: c.pane, End: end, Started: c.begun || end == EndExited,
+		ExitStatus: status, HasStatus: hasStatus}
+	res.ShellExited = end == EndShellExited || end == EndPaneClosed || end == EndServerExited || end == EndRespawned
+	res.Output, res.OutputTruncated, res.TruncatedLines = c.out.result()
+	res.Elapsed = time.Since(c.start)
+	c.res, c.err = res, err
+	close(c.done)
+	c.cancel()
+}
+
+func (c *runningCommand) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func newCommandID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b) // never fails
+	return "cmd-" + hex.EncodeToString(b)
+}
+
+// outcome returns the command's result: the final one once it ended, else
+// what it printed so far, with TimedOut set.
+func (c *runningCommand) outcome() (RunResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended() {
+		return c.res, c.err
+	}
+	res := RunResult{CommandID: c.id, PaneID: c.pane, TimedOut: true, Started: c.begun}
+	o := c.out // the copy is trimmed, not the follower's
+	o.lines = append([]string(nil), c.out.lines...)
+	res.Output, res.OutputTruncated, res.TruncatedLines = o.result()
+	res.Elapsed = time.Since(c.start)
+	return res, nil
+}
+
+// await waits up to timeout for c to end and returns its outcome; a
+// command still running is reported with TimedOut and keeps being
+// followed. One that has not started yet is looked at: a shell that took
+// the line as the rest of an earlier command will never start it.
+func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration) (RunResult, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		return RunResult{}, fromExec(ctx.Err())
+	case <-t.C:
+		// Nothing wakes the follower when the pane dies and tmux keeps
+		// it (remain-on-exit): look once.
+		if end, status, known := s.paneFate(ctx, c); end != "" {
+			c.end(end, status, known, nil)
+		}
+	}
+	res, err := c.outcome()
+	if err != nil || !res.TimedOut || res.Started {
+		return s.withCursor(ctx, res), err
+	}
+	if err := s.notStarted(ctx, c.pane, true, c.id); err != nil {
+		return RunResult{}, err
+	}
+	return s.withCursor(ctx, res), nil
+}
+
+// withCursor gives a result whose output was cut the cursor that reads it
+// whole.
+func (s *Server) withCursor(ctx context.Context, res RunResult) RunResult {
+	if res.OutputTruncated && res.Cursor == "" {
+		if c := s.cmds.get(res.CommandID); c != nil {
+			res.Cursor = s.sinceCursor(ctx, c.pane, c.from)
+		}
+	}
+	return res
+}
+
+// WaitForCommand waits up to timeout for the command RunCommand gave the
+// id of to end, and returns what RunCommand would have: its exit status
+// and output once it ended, else its output so far and TimedOut.
+func (s *Server) WaitForCommand(ctx context.Context, id string, timeout time.Duration) (RunResult, error) {
+	c := s.cmds.get(id)
+	if c == nil || c.owner != OwnerOf(ctx) {
+		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", id, commandCap)
+	}
+	return s.await(ctx, c, timeout)
+}
+
+// CommandPane returns the pane command id was typed into, for a caller
+// that checks what the asker may see.
+func (s *Server) CommandPane(ctx context.Context, id string) (string, bool) {
+	c := s.cmds.get(id)
+	if c == nil || c.owner != OwnerOf(ctx) {
+		return "", false
+	}
+	return c.pane, true
+}
+
+// lookEvery spaces the follower's looks at the pane while the command
+// prints: a respawned pane, or a shell back at its prompt without the end
+// marker (the command was interrupted), is seen within about this long of
+// its output.
+const lookEvery = time.Second
+
+// follow reads the pane's output until the command ends, and records how
+// it ended. It owns st's watch (release) and gives it back when done.
+func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.Stream, cursor int64, tag string, release func()) {
+	defer s.cmds.wg.Done()
+	var (
+		text termtext.Lines
+		scan = shellrun.NewScan(tag)
+	)
+	finish := func(end RunEnd, status int, hasStatus bool, err error) {
+		c.mu.Lock()
+		if l := text.Line(); l != "" && !c.ended() {
+			c.out.add(l)
+		}
+		c.mu.Unlock()
+		c.end(end, status, hasStatus, err)
+		release()
+	}
+	// consume takes what the stream holds after cursor, and reports
+	// whether the command ended; r is what was read.
+	consume := func() (r panestream.Read, ended bool) {
+		r = st.Read(cursor)
+		cursor = r.Next
+		if (r.ConnLost || r.Paused || r.Missed > 0) && !scan.Begun() {
+			// The start marker may be in what was lost: from here on,
+			// take what comes for the command's, up to its end marker.
+			scan.AssumeBegun()
+		}
+		data, ok := scan.Feed(r.Data)
+		if !ok {
+			finish("", 0, false, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
+			return r, true
+		}
+		text.Write(data)
+		c.mu.Lock()
+		c.begun = scan.Begun()
+		for _, l := range text.Take() {
+			c.out.add(l)
+		}
+		if r.Paused || r.Missed > 0 || r.ConnLost {
+			c.out.lost = true
+		}
+		c.mu.Unlock()
+		if scan.Done() {
+			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.Rest()); ok {
+				s.prompts.store(c.pane, p)
+			}
+			finish(EndExited, scan.Status(), true, nil)
+			return r, true
+		}
+		return r, false
+	}
+	grace := time.NewTimer(startGrace)
+	defer grace.Stop()
+	look := time.Now() // the last look at the pane: a fast command gets none
+	for {
+		ticked, err := st.WaitOrTick(ctx, cursor, grace.C)
+		if err != nil {
+			// Ended by a wait that looked at the pane, or no longer
+			// followed.
+			finish("", 0, false, afterChange(errorf(KindConnLost, "command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", c.id, c.pane)))
+			return
+		}
+		if ticked {
+			// The shell has not started the command: it may have taken
+			// the line as the rest of an earlier one, and never will.
+			if !scan.Begun() {
+				if err := s.notStarted(ctx, c.pane, false, c.id); err != nil {
+					finish("", 0, false, err)
+					return
+				}
+				grace.Reset(startGrace)
+			}
+			continue
+		}
+		r, ended := consume()
+		if ended {
+			return
+		}
+		if r.Gone || r.ConnLost {
+			end, status, known := s.paneFate(ctx, c)
+			if end != "" {
+				finish(end, status, known, nil)
+				return
+			}
+			// The pane lives and a new client follows it: what the old
+			// one did not deliver is lost, the end marker perhaps, so
+			// look at the pane at once.
+			release()
+			release = func() {}
+			_, rel, err := s.watchPane(ctx, c.pane)
+			if err != nil {
+				if end, status, known := s.paneFate(ctx, c); end != "" {
+					finish(end, status, known, nil)
+				} else {
+					finish("", 0, false, afterChange(errorf(KindConnLost, "the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", c.pane)))
+				}
+				return
+			}
+			release, look = rel, time.Time{}
+			scan.DropRest()
+		}
+		// Output the command did not end with: look at the pane, at most
+		// every lookEvery, for a respawn or a shell back at its prompt.
+		if time.Since(look) < lookEvery {
+			continue
+		}
+		look = time.Now()
+		end := s.lookAtCommand(ctx, c)
+		if end == "" {
+			continue
+		}
+		// tmux delivers a pane's output before the reply to a command
+		// sent after it was read: what the look saw drawn, the stream
+		// holds, the end marker included if it came.
+		if _, ended := consume(); ended {
+			return
+		}
+		finish(end, 0, false, nil)
+		return
+	}
+}
+
+// paneFate asks tmux what became of the pane of a command whose stream
+// ended (the pane closed) or whose client ended. It returns "" while the
+// pane lives with the same program.
+func (s *Server) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
+	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	gen := s.Generation()
+	var dead, ok bool
+	// A client of ours that ended may be followed by one that finds the
+	// server exiting: ask again.
+	for try := 0; try < 3 && !ok && qctx.Err() == nil; try++ {
+		dead, status, ok = s.paneDead(qctx, c.pane)
+	}
+	switch {
+	case !ok:
+		return "", 0, false
+	case dead && status == -2:
+		// Gone: with the server, if no session is left or it is another
+		// server now.
+		if s.serverGone(qctx, gen) {
+			return EndServerExited, 0, false
+		}
+		return EndPaneClosed, 0, false
+	case dead:
+		return EndShellExited, status, status >= 0
+	}
+	if pid, err := s.panePid(qctx, c.pane); err == nil && pid != c.pid {
+		return EndRespawned, 0, false
+	}
+	return "", 0, false
+}
+
+// serverGone reports whether the server of generation gen has exited or
+// is exiting: no server answers, another one does, or it has no session
+// left (tmux exits once its last session is gone).
+func (s *Server) serverGone(ctx context.Context, gen string) bool {
+	rs, err := s.exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
+	if err != nil {
+		var e *Error
+		return errors.As(err, &e) && e.Kind == KindNoServer
+	}
+	return s.Generation() != gen || len(rs[0].Lines) == 0
+}
+
+func (s *Server) panePid(ctx context.Context, pane string) (string, error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(rs[0].Lines, ""), nil
+}
+
+// lookAtCommand looks at the pane of a command that printed without
+// ending: respawned, or its shell back at the prompt it had when the
+// command was typed (the command was interrupted, or its end marker passed
+// while no client was attached).
+func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
+	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	p, err := s.probe(qctx, c.pane)
+	if err != nil || p.dead {
+		return ""
+	}
+	if p.pid != c.pid {
+		return EndRespawned
+	}
+	if shells[p.program] && !p.alt && !p.mode {
+		row := shellrun.CursorRow(p.screen, p.at)
+		if row != "" && (row == c.prompt || row == s.prompts.load(c.pane)) {
+			return EndUnknown
+		}
+	}
+	return ""
+}
+
+// promptMemory holds, per pane, the prompt RunCommand last saw the pane's
+// shell draw after a command: a plain "> " at the cursor is a continuation
+// prompt in a pane whose prompt is something else. An entry is a few
+// bytes; they are not removed.
+type promptMemory struct {
+	m sync.Map // pane -> string
+}
+
+func (pm *promptMemory) store(pane, prompt string) { pm.m.Store(pane, prompt) }
+
+func (pm *promptMemory) load(pane string) string {
+	p, _ := pm.m.Load(pane)
+	str, _ := p.(string)
+	return str
+}
