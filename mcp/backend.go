@@ -55,6 +55,7 @@ type Backend interface {
 	PasteText(context.Context, PasteTextIn) (Message, error)
 	PipePane(context.Context, PipePaneIn) (Message, error)
 	WaitForChannel(context.Context, WaitForChannelIn) (Message, error)
+	WaitForCommand(context.Context, WaitForCommandIn) (RunCommandResult, error)
 	SignalChannel(context.Context, SignalChannelIn) (Message, error)
 
 	// Pane reading.

@@ -131,13 +131,31 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		MaxLines:        cmp.Or(in.MaxLines, runCommandLines),
 		MaxBytes:        runCommandBytes,
 		SuppressHistory: suppress,
+		Background:      in.Background,
 	})
 	if err != nil {
 		return RunCommandResult{}, err
 	}
+	return runResult(r, timeout), nil
+}
+
+// WaitForCommand implements wait_for_command.
+func (b *TmuxBackend) WaitForCommand(ctx context.Context, in WaitForCommandIn) (RunCommandResult, error) {
+	timeout := b.clamp(in.Timeout)
+	r, err := b.server(in.Socket).WaitForCommand(ctx, in.CommandID, timeout)
+	if err != nil {
+		return RunCommandResult{}, err
+	}
+	return runResult(r, timeout), nil
+}
+
+func runResult(r session.RunResult, timeout time.Duration) RunCommandResult {
 	out := RunCommandResult{
+		CommandID:            r.CommandID,
 		PaneID:               r.PaneID,
 		TimedOut:             r.TimedOut,
+		Ended:                string(r.End),
+		ShellExited:          r.ShellExited,
 		ElapsedSeconds:       seconds(r.Elapsed),
 		Output:               nonNil(r.Output),
 		OutputTruncated:      r.OutputTruncated,
@@ -149,8 +167,7 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		status := r.ExitStatus
 		out.ExitStatus = &status
 	}
-	out.ShellExited = r.ShellExited
-	return out, nil
+	return out
 }
 
 // CaptureSince implements capture_since.

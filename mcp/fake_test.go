@@ -147,6 +147,9 @@ func (f *fakeBackend) PipePane(_ context.Context, in PipePaneIn) (Message, error
 	return answer[Message](f, "pipe_pane", in)
 }
 
+func (f *fakeBackend) WaitForCommand(_ context.Context, in WaitForCommandIn) (RunCommandResult, error) {
+	return answer[RunCommandResult](f, "wait_for_command", in)
+}
 func (f *fakeBackend) WaitForChannel(_ context.Context, in WaitForChannelIn) (Message, error) {
 	return answer[Message](f, "wait_for_channel", in)
 }

@@ -52,7 +52,7 @@ type (
 	OptionScope struct {
 		Scope  string `json:"scope,omitempty" jsonschema:"Option scope." mcp:"enum=server|session|window|pane"`
 		Target string `json:"target,omitempty" jsonschema:"Session name, @window or %pane; needs scope." mcp:"len=64;line"`
-		Global bool   `json:"global_,omitempty" jsonschema:"Use the global table (-g)." mcp:"default=false"`
+		Global bool   `json:"global_,omitempty" jsonschema:"Global table (-g)." mcp:"default=false"`
 	}
 )
 
@@ -74,12 +74,12 @@ type (
 	CreateSessionIn struct {
 		SessionName    string    `json:"session_name,omitempty" jsonschema:"Name for the new session." mcp:"len=64;line"`
 		WindowName     string    `json:"window_name,omitempty" jsonschema:"Name for the initial window." mcp:"len=64;line"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Existing directory to start in." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
 		X              *int      `json:"x,omitempty" jsonschema:"Width of the initial window." mcp:"min=1;max=10000"`
 		Y              *int      `json:"y,omitempty" jsonschema:"Height of the initial window." mcp:"min=1;max=10000"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables stored in the session environment; visible to tmux and future panes, so pass references, not secrets."`
 		Socket
-		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Keep the shell from writing history." mcp:"default=false"`
+		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`
 	}
 	// KillServerIn is the input of kill_server.
 	KillServerIn struct{ Socket }
@@ -99,7 +99,7 @@ type (
 	// ToolCallBatchIn is the input of call_readonly_tools_batch, call_mutating_tools_batch and call_destructive_tools_batch.
 	ToolCallBatchIn struct {
 		Operations []ToolCallOperation `json:"operations" jsonschema:"Calls to run in order." mcp:"minitems=1;items=1000"`
-		OnError    string              `json:"on_error,omitempty" jsonschema:"Stop at the first failure or continue." mcp:"enum=stop|continue;default=\"stop\""`
+		OnError    string              `json:"on_error,omitempty" mcp:"enum=stop|continue;default=\"stop\""`
 	}
 )
 
@@ -121,12 +121,12 @@ type (
 	CreateWindowIn struct {
 		SessionTarget
 		WindowName     string    `json:"window_name,omitempty" jsonschema:"Name for the new window." mcp:"len=64;line"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Existing directory to start in." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
 		Attach         bool      `json:"attach,omitempty" jsonschema:"Make the new window active." mcp:"default=false"`
 		Direction      string    `json:"direction,omitempty" jsonschema:"Place it before or after the current window." mcp:"enum=before|after"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new window's process."`
 		Socket
-		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Keep the shell from writing history." mcp:"default=false"`
+		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`
 	}
 	// RenameSessionIn is the input of rename_session.
 	RenameSessionIn struct {
@@ -180,11 +180,11 @@ type (
 		WindowTarget
 		Direction      string    `json:"direction,omitempty" jsonschema:"Side of the new pane." mcp:"enum=above|below|left|right"`
 		Size           PaneSize  `json:"size,omitempty" jsonschema:"Cells, or a percentage such as 50%."`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Existing directory to start in." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
 		Shell          string    `json:"shell,omitempty" jsonschema:"Command to run instead of the default shell." mcp:"len=65536"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new pane's process."`
 		Socket
-		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Keep the shell from writing history." mcp:"default=false"`
+		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`
 	}
 	// RenameWindowIn is the input of rename_window.
 	RenameWindowIn struct {
@@ -240,9 +240,10 @@ type (
 	RunCommandIn struct {
 		Command string `json:"command" jsonschema:"Shell command." mcp:"len=1048576"`
 		PaneTarget
-		Timeout         float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
+		Timeout         float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
 		MaxLines        int     `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0 for 2000 (256 KB at most)." mcp:"min=0;max=1000000"`
-		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history (HISTCONTROL=ignorespace, HIST_IGNORE_SPACE); default LIBTMUX_SUPPRESS_HISTORY (on)."`
+		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history; default LIBTMUX_SUPPRESS_HISTORY (on)."`
+		Background      bool    `json:"background,omitempty" jsonschema:"Return at once with command_id, for wait_for_command." mcp:"default=false"`
 		Socket
 	}
 	// SendKeysIn is the input of send_keys.
@@ -268,7 +269,7 @@ type (
 	// SendKeysBatchIn is the input of send_keys_batch.
 	SendKeysBatchIn struct {
 		Operations []SendKeysOperation `json:"operations" jsonschema:"Inputs to send in order." mcp:"minitems=1;items=1000"`
-		OnError    string              `json:"on_error,omitempty" jsonschema:"Stop at the first failure or continue." mcp:"enum=stop|continue;default=\"stop\""`
+		OnError    string              `json:"on_error,omitempty" mcp:"enum=stop|continue;default=\"stop\""`
 		Timeout    *float64            `json:"timeout,omitempty" jsonschema:"Seconds for the whole batch." mcp:"xmin=0;max=86400"`
 		Socket
 	}
@@ -293,7 +294,13 @@ type (
 	// WaitForChannelIn is the input of wait_for_channel.
 	WaitForChannelIn struct {
 		Channel string  `json:"channel" jsonschema:"Channel signalled by tmux wait-for -S." mcp:"len=128;pattern=^[A-Za-z0-9_.:-]+$"`
-		Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
+		Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
+		Socket
+	}
+	// WaitForCommandIn is the input of wait_for_command.
+	WaitForCommandIn struct {
+		CommandID string  `json:"command_id" mcp:"len=64;line"`
+		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
 		Socket
 	}
 	// SignalChannelIn is the input of signal_channel.
@@ -327,21 +334,21 @@ type (
 		PaneTarget
 		Start    *int `json:"start,omitempty" jsonschema:"First line; 0 is the top of the screen, negative reaches into history." mcp:"min=-10000000;max=100000"`
 		End      *int `json:"end,omitempty" jsonschema:"Last line." mcp:"min=-10000000;max=100000"`
-		MaxLines int  `json:"max_lines,omitempty" jsonschema:"Lines to keep, newest last; 0 keeps all." mcp:"min=0;max=1000000;default=500"`
+		MaxLines int  `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		Socket
 	}
 	// CaptureSinceIn is the input of capture_since.
 	CaptureSinceIn struct {
 		Cursor string `json:"cursor,omitempty" jsonschema:"Cursor from the previous call; omit to start." mcp:"len=4096;line"`
 		PaneTarget
-		MaxLines int `json:"max_lines,omitempty" jsonschema:"Lines to keep, newest last; 0 keeps all." mcp:"min=0;max=1000000;default=500"`
+		MaxLines int `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		MaxBytes int `json:"max_bytes,omitempty" jsonschema:"Bytes to keep, newest last; 0 keeps all." mcp:"min=0;max=1048576;default=128000"`
 		Socket
 	}
 	// SnapshotPaneIn is the input of snapshot_pane.
 	SnapshotPaneIn struct {
 		PaneTarget
-		MaxLines int `json:"max_lines,omitempty" jsonschema:"Lines to keep, newest last; 0 keeps all." mcp:"min=0;max=1000000;default=500"`
+		MaxLines int `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		Socket
 	}
 	// SearchPanesIn is the input of search_panes.
@@ -364,7 +371,7 @@ type (
 		Absent   []string `json:"absent,omitempty" jsonschema:"Must be off screen for a match to count." mcp:"items=64;len=4096;line"`
 		Regex    bool     `json:"regex,omitempty" jsonschema:"Treat patterns as regular expressions." mcp:"default=false"`
 		PaneTarget
-		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
+		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
 		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads while the pane prints." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
 		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, its echo left out (default after input); start: after the wait starts; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
@@ -373,9 +380,9 @@ type (
 	// WaitForContentChangeIn is the input of wait_for_content_change.
 	WaitForContentChangeIn struct {
 		PaneTarget
-		Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
-		Interval float64 `json:"interval,omitempty" jsonschema:"Accepted for libtmux-mcp; unused, the wait wakes on output events." mcp:"min=0.01;max=60;default=0.05"`
-		QuietMs  int     `json:"quiet_ms,omitempty" jsonschema:"Wait until the pane has printed nothing for this many milliseconds (a TUI finished drawing, an agent finished answering); 0 waits for the first change." mcp:"min=0;max=3600000;default=0"`
+		Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
+		Interval float64 `json:"interval,omitempty" jsonschema:"Unused: waits wake on output." mcp:"min=0.01;max=60;default=0.05"`
+		QuietMs  int     `json:"quiet_ms,omitempty" jsonschema:"Wait until the pane prints nothing for this many ms (a TUI or agent done drawing); 0: the first change." mcp:"min=0;max=3600000;default=0"`
 		Socket
 	}
 	// GetPaneInfoIn is the input of get_pane_info.
@@ -468,10 +475,10 @@ type (
 		PaneID         string    `json:"pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Kill           bool      `json:"kill,omitempty" jsonschema:"Kill a running process first (-k)." mcp:"default=true"`
 		Shell          string    `json:"shell,omitempty" jsonschema:"Command to run instead of the default shell." mcp:"len=65536"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Existing directory to start in." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new process."`
 		Socket
-		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Keep the shell from writing history." mcp:"default=false"`
+		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`
 	}
 	// KillPaneIn is the input of kill_pane.
 	KillPaneIn struct {
@@ -540,7 +547,7 @@ type (
 	// ShowBufferIn is the input of show_buffer.
 	ShowBufferIn struct {
 		BufferName string `json:"buffer_name" jsonschema:"Name from load_buffer." mcp:"len=256;line"`
-		MaxLines   int    `json:"max_lines,omitempty" jsonschema:"Lines to keep, newest last; 0 keeps all." mcp:"min=0;max=1000000;default=500"`
+		MaxLines   int    `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		Socket
 	}
 	// DeleteBufferIn is the input of delete_buffer.

@@ -138,7 +138,7 @@ type WaitForTextResult struct {
 
 // ContentChangeResult is the outcome of wait_for_content_change.
 type ContentChangeResult struct {
-	Changed          bool    `json:"changed" jsonschema:"The pane printed since this server's last input or last such wait."`
+	Changed          bool    `json:"changed" jsonschema:"Since this server's last input or such wait."`
 	Quiet            bool    `json:"quiet" jsonschema:"The pane printed nothing for quiet_ms."`
 	TimedOut         bool    `json:"timed_out"`
 	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes printed since then."`
@@ -163,10 +163,12 @@ type CaptureSinceResult struct {
 
 // RunCommandResult is the outcome of run_command.
 type RunCommandResult struct {
+	CommandID            string   `json:"command_id"`
 	PaneID               string   `json:"pane_id"`
-	ExitStatus           *int     `json:"exit_status,omitempty" jsonschema:"Absent when the wait timed out, or the shell exited and tmux did not keep its status."`
-	TimedOut             bool     `json:"timed_out"`
-	ShellExited          bool     `json:"shell_exited" jsonschema:"The shell itself ended (exit, exec): the pane is gone, or dead if remain-on-exit kept it."`
+	ExitStatus           *int     `json:"exit_status,omitempty" jsonschema:"Absent unless known."`
+	TimedOut             bool     `json:"timed_out" jsonschema:"Still running: wait_for_command."`
+	Ended                string   `json:"ended,omitempty" jsonschema:"exited, shell_exited, pane_closed, pane_respawned, server_exited or unknown."`
+	ShellExited          bool     `json:"shell_exited"`
 	ElapsedSeconds       float64  `json:"elapsed_seconds"`
 	Output               []string `json:"output"`
 	OutputTruncated      bool     `json:"output_truncated"`
@@ -302,7 +304,7 @@ func (m Message) toolText() string { return m.Result }
 type List[T any] struct {
 	Result     []T  `json:"result"`
 	Total      int  `json:"total" jsonschema:"Rows in all pages."`
-	NextOffset *int `json:"next_offset,omitempty" jsonschema:"Offset of the next page, if any."`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"Next page's offset."`
 }
 
 // Argument and value types with a schema of their own (see typeSchemas).

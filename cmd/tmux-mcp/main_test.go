@@ -192,7 +192,7 @@ func TestHelpAndVersionTouchNoTmux(t *testing.T) {
 		{[]string{"--version"}, "tmux-mcp "},
 		{[]string{"--safety", "readonly", "tools"}, "list_panes"},
 		{[]string{"--toolsets", "inspect,teardown", "tools"}, "\nkill_session                  destructive  teardown  "},
-		{[]string{"tools", "set_option"}, "  global_ (boolean, default false)\n      Use the global table (-g).\n"},
+		{[]string{"tools", "set_option"}, "  global_ (boolean, default false)\n      Global table (-g).\n"},
 		{[]string{"tools", "send_keys", "--toolsets", "inspect"}, "tier mutating, toolset execute; hints: open-world\n  Not enabled by this selection"},
 		{[]string{"tools", "call_read_tools_batch"}, "  operations (array of object, required)"},
 	} {
