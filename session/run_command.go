@@ -115,7 +115,7 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	if err != nil {
 		return nil, err
 	}
-	if c := s.cmds.runningIn(pane); c != nil {
+	if c := s.cmds.runningIn(pane); c != nil && !s.backAtPrompt(ctx, c) {
 		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
 	}
 	st, release, err := s.watchPaneIn(pane, p.session)
@@ -132,15 +132,17 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	// Keys this process sent without Enter a moment ago (C-u to clear a
 	// line) may not have reached the screen yet: let the pane answer them
 	// before its input line is judged.
-	if in := st.LastInput(); in.Sent && in.Fed && !in.Enter && in.Offset == cursor && time.Since(in.At) < inputSettle {
-		sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
-		if st.Wait(sctx, cursor) == nil {
-			if p2, err := s.probe(ctx, pane); err == nil {
-				p = p2
-			}
-			cursor, _ = st.Position()
+	if in := st.LastInput(); in.Sent && in.Fed && !in.Enter && time.Since(in.At) < inputSettle {
+		if in.Offset == cursor {
+			sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
+			_ = st.Wait(sctx, cursor) // no answer yet: the pane shows what it shows
+			cancel()
 		}
-		cancel()
+		// The look above may have come before the answer: look again.
+		if p2, err := s.probe(ctx, pane); err == nil {
+			p = p2
+		}
+		cursor, _ = st.Position()
 	}
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was

@@ -33,6 +33,7 @@ type runningCommand struct {
 
 	mu    sync.Mutex
 	begun bool // the shell printed the start marker
+	blind bool // output was lost before the start marker came: started or not, unknown
 	out   outputLines
 	res   RunResult // final once done is closed
 	err   error     // the command's outcome is this error
@@ -198,13 +199,19 @@ func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Dura
 		return RunResult{}, fromExec(ctx.Err())
 	case <-t.C:
 		// Nothing wakes the follower when the pane dies and tmux keeps
-		// it (remain-on-exit): look once.
+		// it (remain-on-exit), nor when a shell back at its prompt printed
+		// nothing since the follower last looked: look once.
 		if end, status, known := s.paneFate(ctx, c); end != "" {
 			c.end(end, status, known, nil)
+		} else {
+			s.backAtPrompt(ctx, c)
 		}
 	}
 	res, err := c.outcome()
-	if err != nil || !res.TimedOut || res.Started {
+	c.mu.Lock()
+	blind := c.blind
+	c.mu.Unlock()
+	if err != nil || !res.TimedOut || res.Started || blind {
 		return s.withCursor(ctx, res), err
 	}
 	if err := s.notStarted(ctx, c.pane, true, c.id); err != nil {
@@ -274,9 +281,11 @@ func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.S
 		r = st.Read(cursor)
 		cursor = r.Next
 		if (r.ConnLost || r.Paused || r.Missed > 0) && !scan.Begun() {
-			// The start marker may be in what was lost: from here on,
-			// take what comes for the command's, up to its end marker.
+			// The start marker may be in what was lost.
 			scan.AssumeBegun()
+			c.mu.Lock()
+			c.blind = true
+			c.mu.Unlock()
 		}
 		data, ok := scan.Feed(r.Data)
 		if !ok {
@@ -302,11 +311,43 @@ func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.S
 		}
 		return r, false
 	}
-	grace := time.NewTimer(startGrace)
-	defer grace.Stop()
-	look := time.Now() // the last look at the pane: a fast command gets none
+	// One timer for two deadlines: the next check of a command not
+	// started yet, and a look put off because the last one was recent.
+	var (
+		graceAt = time.Now().Add(startGrace)
+		look    = time.Now() // the last look at the pane: a fast command gets none
+		lookDue time.Time    // a look put off, zero if none
+		timer   = time.NewTimer(startGrace)
+	)
+	defer timer.Stop()
+	rearm := func() {
+		next := lookDue
+		if !scan.Begun() && (next.IsZero() || graceAt.Before(next)) {
+			next = graceAt
+		}
+		if next.IsZero() {
+			timer.Stop()
+			return
+		}
+		timer.Reset(time.Until(next))
+	}
+	// lookNow looks at the pane and reports whether the command ended.
+	lookNow := func() bool {
+		look, lookDue = time.Now(), time.Time{}
+		end := s.lookAtCommand(ctx, c)
+		if end == "" {
+			return false
+		}
+		// tmux delivers a pane's output before the reply to a command
+		// sent after it was read: what the look saw drawn, the stream
+		// holds, the end marker included if it came.
+		if _, ended := consume(); !ended {
+			finish(end, 0, false, nil)
+		}
+		return true
+	}
 	for {
-		ticked, err := st.WaitOrTick(ctx, cursor, grace.C)
+		ticked, err := st.WaitOrTick(ctx, cursor, timer.C)
 		if err != nil {
 			// Ended by a wait that looked at the pane, or no longer
 			// followed.
@@ -314,15 +355,21 @@ func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.S
 			return
 		}
 		if ticked {
-			// The shell has not started the command: it may have taken
-			// the line as the rest of an earlier one, and never will.
-			if !scan.Begun() {
+			now := time.Now()
+			if !scan.Begun() && !now.Before(graceAt) {
+				// The shell has not started the command: it may have
+				// taken the line as the rest of an earlier one, and
+				// never will.
 				if err := s.notStarted(ctx, c.pane, false, c.id); err != nil {
 					finish("", 0, false, err)
 					return
 				}
-				grace.Reset(startGrace)
+				graceAt = now.Add(startGrace)
 			}
+			if !lookDue.IsZero() && !now.Before(lookDue) && lookNow() {
+				return
+			}
+			rearm()
 			continue
 		}
 		r, ended := consume()
@@ -352,24 +399,19 @@ func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.S
 			release, look = rel, time.Time{}
 			scan.DropRest()
 		}
-		// Output the command did not end with: look at the pane, at most
-		// every lookEvery, for a respawn or a shell back at its prompt.
-		if time.Since(look) < lookEvery {
-			continue
+		// Output the command did not end with: look at the pane for a
+		// respawn or a shell back at its prompt (C-c ended the command),
+		// at most every lookEvery, and once more lookEvery after the last
+		// look if output came meanwhile, so the last burst is looked at.
+		switch {
+		case time.Since(look) >= lookEvery:
+			if lookNow() {
+				return
+			}
+		case lookDue.IsZero():
+			lookDue = look.Add(lookEvery)
 		}
-		look = time.Now()
-		end := s.lookAtCommand(ctx, c)
-		if end == "" {
-			continue
-		}
-		// tmux delivers a pane's output before the reply to a command
-		// sent after it was read: what the look saw drawn, the stream
-		// holds, the end marker included if it came.
-		if _, ended := consume(); ended {
-			return
-		}
-		finish(end, 0, false, nil)
-		return
+		rearm()
 	}
 }
 
@@ -446,6 +488,29 @@ func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 		}
 	}
 	return ""
+}
+
+// backAtPrompt reports whether the command c has ended, looking at its
+// pane: a shell back at its prompt (the command was interrupted) ends it,
+// once its follower has had a moment to read an end marker that came.
+func (s *Server) backAtPrompt(ctx context.Context, c *runningCommand) bool {
+	if c.ended() {
+		return true
+	}
+	end := s.lookAtCommand(ctx, c)
+	if end == "" {
+		return false
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-c.done:
+	case <-t.C:
+		c.end(end, 0, false, nil)
+	case <-ctx.Done():
+		return false
+	}
+	return true
 }
 
 // promptMemory holds, per pane, the prompt RunCommand last saw the pane's

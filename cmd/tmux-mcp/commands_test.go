@@ -180,8 +180,8 @@ func TestRunCommandPromises(t *testing.T) {
 	})
 }
 
-// TestRunCommandFaults ends a run in each way it can end, ten times each,
-// and wants one answer each time.
+// TestRunCommandFaults ends a run in each way it can end, ten times each
+// in each shell, and wants one answer each time.
 func TestRunCommandFaults(t *testing.T) {
 	t.Parallel()
 	const running = "echo started; sleep 30"
@@ -195,7 +195,8 @@ func TestRunCommandFaults(t *testing.T) {
 	ended := func(how, status string) func(r commandResult) bool {
 		return func(r commandResult) bool { return r.Ended == how && r.status() == status }
 	}
-	gated := "until [ -e $GATE ]; do sleep 0.05; done; echo survived; sh -c 'exit 6'"
+	// The same line in every shell, fish included.
+	gated := `sh -c 'until [ -e "$GATE" ]; do sleep 0.05; done'; echo survived; sh -c 'exit 6'`
 	faults := []fault{
 		{"exit", "exit 3", nil, ended("pane_closed", "none")},
 		{"kill-pane", running, func(t *testing.T, c *client, fx *fixtures.Server, pane, gate string) {
@@ -235,36 +236,48 @@ func TestRunCommandFaults(t *testing.T) {
 			return r.Ended == "exited" && r.status() == "6" || r.Ended == "unknown" && r.ExitStatus == nil
 		}},
 	}
-	for _, f := range faults {
-		t.Run(f.name, func(t *testing.T) {
+	for _, shell := range commandShells {
+		t.Run(shell[0], func(t *testing.T) {
+			t.Parallel()
+			fixtures.NeedProgram(t, shell[0])
 			c, fx, _ := workflow(t)
+			// New windows run the shell, with a plain prompt; fish gets
+			// directories of its own.
+			fx.Tmux(t, "set-option", "-g", "default-command", strings.Join(shell, " "))
 			dir := t.TempDir()
-			for i := range 10 {
-				// A window of its own, so that the session, and the
-				// server, outlive the fault.
-				var w struct {
-					PaneID string `json:"active_pane_id"`
-				}
-				gate := filepath.Join(dir, fmt.Sprint("gate-", i))
-				c.ok(t, "create_window", map[string]any{"session_name": "work", "environment": map[string]string{"GATE": gate}}, &w)
-				pane := w.PaneID
-				c.waitText(t, pane, prompt)
-				var r commandResult
-				c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": f.command, "background": true}, &r)
-				if f.command == running {
-					c.waitText(t, pane, "^started$")
-				}
-				if f.do != nil {
-					f.do(t, c, fx, pane, gate)
-				}
-				done, _ := c.waitCommand(t, r.CommandID, 30)
-				if !f.want(done) {
-					t.Fatalf("try %d: got %+v", i, done)
+			if err := os.Chmod(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range faults {
+				for i := range 10 {
+					// A window of its own, so that the session, and the
+					// server, outlive the fault.
+					var w struct {
+						PaneID string `json:"active_pane_id"`
+					}
+					gate := filepath.Join(dir, fmt.Sprint("gate-", f.name, i))
+					c.ok(t, "create_window", map[string]any{"session_name": "work", "environment": map[string]string{
+						"GATE": gate, "PS1": "$ ", "PROMPT": "$ ", "XDG_RUNTIME_DIR": dir, "XDG_CONFIG_HOME": dir, "XDG_DATA_HOME": dir}}, &w)
+					pane := w.PaneID
+					c.waitText(t, pane, `[$#>] ?$`)
+					var r commandResult
+					c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": f.command, "background": true}, &r)
+					if f.command == running {
+						c.waitText(t, pane, "^started$")
+					}
+					if f.do != nil {
+						f.do(t, c, fx, pane, gate)
+					}
+					done, _ := c.waitCommand(t, r.CommandID, 30)
+					if !f.want(done) {
+						t.Fatalf("%s, try %d: got %+v", f.name, i, done)
+					}
 				}
 			}
 		})
 	}
 	t.Run("kill-server", func(t *testing.T) {
+		t.Parallel()
 		for i := range 10 {
 			c, fx, pane := workflow(t)
 			c.waitText(t, pane, prompt)
@@ -279,6 +292,7 @@ func TestRunCommandFaults(t *testing.T) {
 		}
 	})
 	t.Run("exit in the last pane", func(t *testing.T) {
+		t.Parallel()
 		for i := range 10 {
 			c, _, pane := workflow(t)
 			c.waitText(t, pane, prompt)

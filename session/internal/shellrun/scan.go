@@ -11,6 +11,7 @@ import (
 type Scan struct {
 	m      markers
 	begun  bool
+	loose  bool   // the start marker may have been lost: either marker will do
 	pend   []byte // bytes not yet handed on: they may begin a marker; once done, what came after
 	done   bool
 	status int
@@ -34,12 +35,18 @@ func (s *Scan) Status() int { return s.status }
 // the end marker (the next prompt).
 func (s *Scan) Rest() []byte { return s.pend }
 
-// AssumeBegun takes what comes from here on for the command's output, up
-// to the end marker: for a reader that lost output in which the start
-// marker may have been.
+// looseCap bounds what a Scan holds while it does not know whether the
+// command has started: the newest bytes are kept.
+const looseCap = 256 << 10
+
+// AssumeBegun is for a reader that lost output in which the start marker
+// may have been. From here on the Scan holds what comes until it sees
+// either marker: after the start marker it goes on as usual; at the end
+// marker, what it held (its newest looseCap bytes) is the command's
+// output.
 func (s *Scan) AssumeBegun() {
-	if !s.begun {
-		s.begun, s.pend = true, nil
+	if !s.begun && !s.loose {
+		s.loose, s.pend = true, nil
 	}
 }
 
@@ -53,6 +60,19 @@ func (s *Scan) Feed(b []byte) ([]byte, bool) {
 	s.pend = append(s.pend, b...)
 	if s.done {
 		return nil, true
+	}
+	if !s.begun && s.loose {
+		i := bytes.Index(s.pend, s.m.start)
+		if j := bytes.Index(s.pend, s.m.end); i < 0 && j < 0 {
+			if len(s.pend) > looseCap {
+				s.pend = append([]byte(nil), s.pend[len(s.pend)-looseCap:]...)
+			}
+			return nil, true
+		} else if i < 0 || j >= 0 && j < i {
+			i = -len(s.m.start) // the end came first: all of it is output
+		}
+		s.begun, s.loose = true, false
+		s.pend = s.pend[i+len(s.m.start):]
 	}
 	if !s.begun {
 		i := bytes.Index(s.pend, s.m.start)

@@ -65,3 +65,33 @@ func TestScanKeepsWhatFollows(t *testing.T) {
 		t.Fatalf("after DropRest: %q", s.Rest())
 	}
 }
+
+// TestScanAfterLoss: once output was lost (AssumeBegun), the start marker
+// still cuts off the echo before it if it comes, and without it the end
+// marker closes what came since the loss, in whatever pieces it came.
+func TestScanAfterLoss(t *testing.T) {
+	m := newMarkers("t")
+	for _, tc := range []struct {
+		name  string
+		parts []string
+		want  string
+	}{
+		{"start marker after the loss", []string{"echo of the line", string(m.start) + "out\n", string(m.end) + "3\a"}, "out\n"},
+		{"start marker lost", []string{"out\n", "more", string(m.end) + "3\a$ "}, "out\nmore"},
+		{"markers split", []string{"echo" + string(m.start[:3]), string(m.start[3:]) + "out" + string(m.end[:4]), string(m.end[4:]) + "3\a"}, "out"},
+	} {
+		s := NewScan("t")
+		s.AssumeBegun()
+		var got strings.Builder
+		for _, p := range tc.parts {
+			out, ok := s.Feed([]byte(p))
+			if !ok {
+				t.Fatalf("%s: malformed", tc.name)
+			}
+			got.Write(out)
+		}
+		if !s.Done() || s.Status() != 3 || got.String() != tc.want {
+			t.Errorf("%s: got done %v status %d output %q, want %q", tc.name, s.Done(), s.Status(), got.String(), tc.want)
+		}
+	}
+}
