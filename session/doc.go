@@ -61,7 +61,8 @@
 //     from output, and the text a wait reads.
 //   - wait.go, capture_since.go, channel.go: waiting on panes and
 //     channels; run_command.go: running a command in a pane's shell, whose
-//     line and markers are internal/shellrun's.
+//     line and markers are internal/shellrun's, and run_follow.go:
+//     following it to its end, past the call's timeout, under an id.
 //   - errors.go, effects.go, owned.go: errors, what a call did, and the
 //     sessions this process created.
 //

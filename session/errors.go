@@ -140,6 +140,11 @@ func errorf(kind Kind, format string, args ...any) *Error {
 // operation that can change tmux was sent: its reply could not be read,
 // or what the command started could not be followed to its end.
 func afterChange(err error) error {
+	if e, ok := err.(*Error); ok {
+		c := *e // it may be shared (a command's end, every waiter's)
+		c.Written = true
+		return &c
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		e.Written = true

@@ -125,6 +125,9 @@ func TestEveryFailureIsClassified(t *testing.T) {
 	if _ = afterChange(notSent(shared)); Written(shared) {
 		t.Error("a connect's error, marked after a change, changed the dial's shared error")
 	}
+	if _ = afterChange(shared); Written(shared) {
+		t.Error("afterChange changed a shared error in place")
+	}
 	if Written(errors.New("foreign")) != true || Retryable(errors.New("foreign")) {
 		t.Error("a foreign error must count as written and not retryable")
 	}

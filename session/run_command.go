@@ -94,10 +94,13 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
+	var res RunResult
 	if a.Background {
-		return c.outcome()
+		res, err = c.outcome()
+	} else {
+		res, err = s.await(ctx, c, a.Timeout)
 	}
-	return s.await(ctx, c, a.Timeout)
+	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
 }
 
 // startCommand looks at the pane, types the command line and starts its

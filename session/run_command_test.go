@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -314,5 +315,20 @@ func TestRunCommandShellNotReady(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("the command typed before the shell was ready ran")
+	}
+}
+
+// TestRunCommandCallEndsAfterTyping: a call whose own context ends while
+// the command it typed runs answers that end, written: the command was
+// typed and may run on. The wait after typing knows nothing of the line,
+// so RunCommand stamps it.
+func TestRunCommandCallEndsAfterTyping(t *testing.T) {
+	s, pane := shellSession(t, "bash", "--norc", "--noprofile")
+	ctx, cancel := context.WithTimeout(testCtx(t), 2*time.Second)
+	defer cancel()
+	_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "sleep 30", Timeout: time.Minute})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindDeadline || !e.Written {
+		t.Fatalf("got %v (written %v), want the call's deadline, written", err, Written(err))
 	}
 }
