@@ -29,6 +29,10 @@ import (
 // teardownTimeout bounds --teardown-on-exit.
 const teardownTimeout = 10 * time.Second
 
+// memoryLimit is the process's soft memory limit, unless GOMEMLIMIT sets
+// another.
+const memoryLimit = 40 << 20
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// The live heap is small (a few MiB, plus at most 2 MiB of output
@@ -36,6 +40,13 @@ func main() {
 		// call: collecting less often took 10-15% off the median tool call
 		// here. GOGC in the environment still wins.
 		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// GOGC 400 lets the heap grow to five times what is live, and a
+		// flood of output makes garbage fast: four panes printing without
+		// pause took the process to 108 MiB. A soft limit makes the
+		// collector work harder only near it (TestFloodMemoryOverStdio).
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One client's calls, each mostly a wait on tmux: a second P only
