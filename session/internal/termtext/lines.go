@@ -177,6 +177,9 @@ func (r *Lines) csi(final byte) {
 			r.cur[i] = ' '
 		}
 		return
+	case 'P', '@', 'X': // delete, insert or erase characters at the cursor
+		r.editChars(final, min(max(n, 1), maxColumn))
+		return
 	case 'C': // cursor forward
 		to := r.col + min(max(n, 1), maxColumn)
 		r.col = max(r.col, min(to, r.rowStart+maxColumn-1))
@@ -207,6 +210,42 @@ func (r *Lines) csi(final byte) {
 				r.altOff = r.pos + 1
 			}
 		}
+	}
+}
+
+// editChars deletes (P: the rest of the row moves left), inserts (@:
+// blanks pushed in, the rest moves right) or erases (X: blanks written
+// over) n characters at the cursor, within the cursor's row when the width
+// is known. The cursor does not move.
+func (r *Lines) editChars(op byte, n int) {
+	end := len(r.cur) // where the cursor's row ends in cur
+	if r.Width > 0 {
+		end = min(end, r.rowStart+r.Width)
+	}
+	if r.col >= end {
+		return // nothing right of the cursor on its row
+	}
+	row := append([]rune(nil), r.cur[r.col:end]...)
+	switch op {
+	case 'P':
+		n = min(n, len(row))
+		row = append(row[n:], []rune(strings.Repeat(" ", n))...)
+	case '@':
+		row = append([]rune(strings.Repeat(" ", n)), row...)
+		if end < len(r.cur) || r.Width > 0 {
+			// What is pushed past the right margin is gone.
+			row = row[:min(len(row), max(end-r.col, r.rowStart+r.Width-r.col))]
+		}
+	case 'X':
+		for i := range min(n, len(row)) {
+			row[i] = ' '
+		}
+	}
+	r.cur = append(r.cur[:r.col:r.col], append(row, r.cur[end:]...)...)
+	if end == len(r.cur) {
+		// The last row: trailing blanks are not text.
+		r.cur = []rune(strings.TrimRight(string(r.cur), " "))
+		r.cur = append(r.cur, []rune(strings.Repeat(" ", max(0, r.col-len(r.cur))))...)
 	}
 }
 

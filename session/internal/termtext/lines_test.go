@@ -38,6 +38,12 @@ func TestLines(t *testing.T) {
 		{"backspace moves back", []string{"ab\bc é\b\n"}, []string{"ac é"}, "", false},
 		{"cr cr lf", []string{"wake\r\r\n"}, []string{"wake"}, "", false},
 		{"progress bar", []string{"10%\r20%\r100%\r\n"}, []string{"100%"}, "", false},
+		// Line editors edit in place: delete, insert and erase characters.
+		{"delete chars", []string{"$ echo XXhi\x1b[4D\x1b[2P\r\n"}, []string{"$ echo hi"}, "", false},
+		{"insert chars", []string{"$ ecio\x1b[2D\x1b[1@h\r\n"}, []string{"$ echio"}, "", false},
+		{"insert then type", []string{"$ eo\x1b[D\x1b[2@ch\r\n"}, []string{"$ echo"}, "", false},
+		{"erase chars", []string{"abcdef\x1b[4D\x1b[2X\r\n"}, []string{"ab  ef"}, "", false},
+		{"delete to the end", []string{"abc\x1b[2D\x1b[5P\r\n"}, []string{"a"}, "", false},
 		{"cr overwrites", []string{"hello\rab\n"}, []string{"abllo"}, "", false},
 		{"split utf-8", []string{"caf\xc3", "\xa9\n"}, []string{"café"}, "", false},
 		{"cursor forward", []string{"a\x1b[3Cb\n"}, []string{"a   b"}, "", false},
