@@ -125,28 +125,50 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	if err != nil {
 		return nil, err
 	}
-	handedOff := false
-	defer func() {
-		if !handedOff {
-			release()
-		}
-	}()
 	cursor, _ := st.Position()
-	// Keys this process sent without Enter a moment ago (C-u to clear a
-	// line) may not have reached the screen yet: let the pane answer them
-	// before its input line is judged.
-	if in := st.LastInput(); in.Sent && in.Fed && !in.Enter && time.Since(in.At) < inputSettle {
-		if in.Offset == cursor {
-			sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
-			_ = st.Wait(sctx, cursor) // no answer yet: the pane shows what it shows
-			cancel()
-		}
-		// The look above may have come before the answer: look again.
-		if p2, err := s.probe(ctx, pane); err == nil {
-			p = p2
-		}
-		cursor, _ = st.Position()
+	p, cursor = s.settleInput(ctx, pane, st, p, cursor)
+	p, cursor, err = s.awaitReady(ctx, pane, st, p, cursor, start.Add(a.Timeout))
+	if err == nil {
+		err = s.refuseUnready(pane, p)
 	}
+	var c *runningCommand
+	if err == nil {
+		c, err = s.typeCommand(ctx, a, pane, p, st, cursor, start, release)
+	}
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return c, nil
+}
+
+// settleInput lets the pane answer keys this process sent it without
+// Enter a moment ago (C-u to clear a line), which may not have reached the
+// screen yet, before its input line is judged, and looks again.
+func (s *Server) settleInput(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64) (runProbe, int64) {
+	in := st.LastInput()
+	if !in.Sent || !in.Fed || in.Enter || time.Since(in.At) >= inputSettle {
+		return p, cursor
+	}
+	if in.Offset == cursor {
+		sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
+		_ = st.Wait(sctx, cursor) // no answer yet: the pane shows what it shows
+		cancel()
+	}
+	// The first look may have come before the answer: look again.
+	if p2, err := s.probe(ctx, pane); err == nil {
+		p = p2
+	}
+	cursor, _ = st.Position()
+	return p, cursor
+}
+
+// awaitReady gives a pane that is not at a shell prompt by the first look
+// the moments it may need: a program told to quit, a new pane's shell
+// starting, a prompt being drawn. A shell that has drawn nothing by
+// deadline gets nothing typed: the line would wait in the terminal and run
+// whenever the shell reads it, after this call.
+func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64, deadline time.Time) (runProbe, int64, error) {
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
@@ -167,64 +189,74 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	// is looked at again even when no prompt came: it may have been drawn
 	// before the stream was following the pane (a new client attaching to
 	// the pane's session), and the shell is there by now.
-	if !p.dead && (p.program == "tmux" || p.at.CursorX == 0) {
-		_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
-		if !drawn && (p.program == "tmux" || blank(p.screen)) {
-			if p2, err := s.probe(ctx, pane); err == nil {
-				p = p2
-			}
-			cursor, _ = st.Position()
-			// A new pane whose shell has drawn nothing yet (still reading
-			// its rc files): wait once more, or the line would be echoed
-			// before its line editor runs and hides it.
-			if !p.dead && p.at.CursorX == 0 && blank(p.screen) {
-				_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
-			}
+	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
+		return p, cursor, nil
+	}
+	_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
+	if !drawn && (p.program == "tmux" || blank(p.screen)) {
+		if p2, err := s.probe(ctx, pane); err == nil {
+			p = p2
 		}
-		// Still nothing drawn: a login shell slow to start. Typed now,
-		// the line would wait in the terminal and run whenever the shell
-		// reads it, after this call: wait for the prompt for the rest of
-		// the timeout, or type nothing.
-		if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
-			rest := a.Timeout - time.Since(start)
-			if rest > 0 {
-				_, drawn = s.awaitPromptFor(ctx, st, cursor, nil, rest)
-			}
-			if !drawn {
-				return nil, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
-					"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
-			}
-		}
-		if drawn {
-			if p2, err := s.probe(ctx, pane); err == nil {
-				p = p2
-			}
-			cursor, _ = st.Position()
+		cursor, _ = st.Position()
+		// A new pane whose shell has drawn nothing yet (still reading
+		// its rc files): wait once more, or the line would be echoed
+		// before its line editor runs and hides it.
+		if !p.dead && p.at.CursorX == 0 && blank(p.screen) {
+			_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
 		}
 	}
+	// Still nothing drawn: a login shell slow to start. Wait for its
+	// prompt for the rest of the timeout, or type nothing.
+	if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
+		if rest := time.Until(deadline); rest > 0 {
+			_, drawn = s.awaitPromptFor(ctx, st, cursor, nil, rest)
+		}
+		if !drawn {
+			return p, cursor, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
+				"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
+		}
+	}
+	if drawn {
+		if p2, err := s.probe(ctx, pane); err == nil {
+			p = p2
+		}
+		cursor, _ = st.Position()
+	}
+	return p, cursor, nil
+}
+
+// refuseUnready returns why a command must not be typed into the pane as
+// p found it, nil if it may be.
+func (s *Server) refuseUnready(pane string, p runProbe) error {
 	switch {
 	case p.dead:
-		return nil, errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
+		return errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
 	case !shells[p.program]:
-		return nil, errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
+		return errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
 			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
 	case p.mode:
-		return nil, errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
+		return errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
 	case p.alt:
-		return nil, errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+		return errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
 	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, s.prompts.load(pane), false) {
-		return nil, continuationError(pane, row, false)
+		return continuationError(pane, row, false)
 	} else if typed, ok := shellrun.PendingInput(row, s.prompts.load(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
-		return nil, errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
+		return errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
 			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
 	}
-	at, program := p.at, p.program
+	return nil
+}
 
+// typeCommand types the command line into the pane's shell and starts its
+// follower, which takes st's watch (release) over. Nothing is typed when
+// it fails.
+func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runProbe, st *panestream.Stream, cursor int64,
+	start time.Time, release func()) (*runningCommand, error) {
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
 	tag := hex.EncodeToString(mark)
@@ -232,10 +264,10 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, _ := shellrun.Line(program, tag, a.Command, lead, at)
-	if (program == "sh" || program == "dash") && len(line) >= canonicalMax {
+	line, _ := shellrun.Line(p.program, tag, a.Command, lead, p.at)
+	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
 		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
-			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
+			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
 	fctx, cancel := context.WithCancel(context.Background())
 	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at),
@@ -255,7 +287,6 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 		cancel()
 		return nil, errLinkClosed()
 	}
-	handedOff = true
 	go s.follow(fctx, c, st, cursor, tag, release)
 	return c, nil
 }

@@ -262,157 +262,192 @@ const lookEvery = time.Second
 // it ended. It owns st's watch (release) and gives it back when done.
 func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.Stream, cursor int64, tag string, release func()) {
 	defer s.cmds.wg.Done()
-	var (
-		text termtext.Lines
-		scan = shellrun.NewScan(tag)
-	)
-	finish := func(end RunEnd, status int, hasStatus bool, err error) {
-		c.mu.Lock()
-		if l := text.Line(); l != "" && !c.ended() {
-			c.out.add(l)
-		}
-		c.mu.Unlock()
-		c.end(end, status, hasStatus, err)
-		release()
-	}
-	// consume takes what the stream holds after cursor, and reports
-	// whether the command ended; r is what was read.
-	consume := func() (r panestream.Read, ended bool) {
-		r = st.Read(cursor)
-		cursor = r.Next
-		if (r.ConnLost || r.Paused || r.Missed > 0) && !scan.Begun() {
-			// The start marker may be in what was lost.
-			scan.AssumeBegun()
-			c.mu.Lock()
-			c.blind = true
-			c.mu.Unlock()
-		}
-		data, ok := scan.Feed(r.Data)
-		if !ok {
-			finish("", 0, false, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
-			return r, true
-		}
-		text.Write(data)
-		c.mu.Lock()
-		c.begun = scan.Begun()
-		for _, l := range text.Take() {
-			c.out.add(l)
-		}
-		if r.Paused || r.Missed > 0 || r.ConnLost {
-			c.out.lost = true
-		}
-		c.mu.Unlock()
-		if scan.Done() {
-			if p, ok := s.awaitPrompt(ctx, st, cursor, scan.Rest()); ok {
-				s.prompts.store(c.pane, p)
-			}
-			finish(EndExited, scan.Status(), true, nil)
-			return r, true
-		}
-		return r, false
-	}
+	now := time.Now()
+	f := &follower{s: s, c: c, st: st, cursor: cursor, scan: shellrun.NewScan(tag), release: release,
+		graceAt: now.Add(startGrace), look: now, timer: time.NewTimer(startGrace)}
+	defer f.timer.Stop()
+	f.run(ctx)
+}
+
+// A follower is the state of one command's follow: where it is in the
+// pane's stream, the scan for its markers, and when it last looked at the
+// pane. Only its goroutine touches it.
+type follower struct {
+	s       *Server
+	c       *runningCommand
+	st      *panestream.Stream
+	cursor  int64
+	text    termtext.Lines
+	scan    shellrun.Scan
+	release func() // gives the watch of the pane back
 	// One timer for two deadlines: the next check of a command not
-	// started yet, and a look put off because the last one was recent.
-	var (
-		graceAt = time.Now().Add(startGrace)
-		look    = time.Now() // the last look at the pane: a fast command gets none
-		lookDue time.Time    // a look put off, zero if none
-		timer   = time.NewTimer(startGrace)
-	)
-	defer timer.Stop()
-	rearm := func() {
-		next := lookDue
-		if !scan.Begun() && (next.IsZero() || graceAt.Before(next)) {
-			next = graceAt
-		}
-		if next.IsZero() {
-			timer.Stop()
-			return
-		}
-		timer.Reset(time.Until(next))
-	}
-	// lookNow looks at the pane and reports whether the command ended.
-	lookNow := func() bool {
-		look, lookDue = time.Now(), time.Time{}
-		end := s.lookAtCommand(ctx, c)
-		if end == "" {
-			return false
-		}
-		// tmux delivers a pane's output before the reply to a command
-		// sent after it was read: what the look saw drawn, the stream
-		// holds, the end marker included if it came.
-		if _, ended := consume(); !ended {
-			finish(end, 0, false, nil)
-		}
-		return true
-	}
+	// started yet (graceAt), and a look put off because the last one
+	// was recent (lookDue, zero if none).
+	graceAt, look, lookDue time.Time
+	timer                  *time.Timer
+}
+
+func (f *follower) run(ctx context.Context) {
 	for {
-		ticked, err := st.WaitOrTick(ctx, cursor, timer.C)
+		ticked, err := f.st.WaitOrTick(ctx, f.cursor, f.timer.C)
 		if err != nil {
 			// Ended by a wait that looked at the pane, or no longer
 			// followed.
-			finish("", 0, false, afterChange(errorf(KindConnLost, "command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", c.id, c.pane)))
+			f.finish("", 0, false, afterChange(errorf(KindConnLost,
+				"command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", f.c.id, f.c.pane)))
 			return
 		}
 		if ticked {
-			now := time.Now()
-			if !scan.Begun() && !now.Before(graceAt) {
-				// The shell has not started the command: it may have
-				// taken the line as the rest of an earlier one, and
-				// never will.
-				if err := s.notStarted(ctx, c.pane, false, c.id); err != nil {
-					finish("", 0, false, err)
-					return
-				}
-				graceAt = now.Add(startGrace)
-			}
-			if !lookDue.IsZero() && !now.Before(lookDue) && lookNow() {
+			if f.tick(ctx) {
 				return
 			}
-			rearm()
 			continue
 		}
-		r, ended := consume()
+		r, ended := f.consume(ctx)
 		if ended {
 			return
 		}
-		if r.Gone || r.ConnLost {
-			end, status, known := s.paneFate(ctx, c)
-			if end != "" {
-				finish(end, status, known, nil)
-				return
-			}
-			// The pane lives and a new client follows it: what the old
-			// one did not deliver is lost, the end marker perhaps, so
-			// look at the pane at once.
-			release()
-			release = func() {}
-			_, rel, err := s.watchPane(ctx, c.pane)
-			if err != nil {
-				if end, status, known := s.paneFate(ctx, c); end != "" {
-					finish(end, status, known, nil)
-				} else {
-					finish("", 0, false, afterChange(errorf(KindConnLost, "the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", c.pane)))
-				}
-				return
-			}
-			release, look = rel, time.Time{}
-			scan.DropRest()
+		if (r.Gone || r.ConnLost) && f.rejoin(ctx) {
+			return
 		}
 		// Output the command did not end with: look at the pane for a
 		// respawn or a shell back at its prompt (C-c ended the command),
 		// at most every lookEvery, and once more lookEvery after the last
 		// look if output came meanwhile, so the last burst is looked at.
 		switch {
-		case time.Since(look) >= lookEvery:
-			if lookNow() {
+		case time.Since(f.look) >= lookEvery:
+			if f.lookNow(ctx) {
 				return
 			}
-		case lookDue.IsZero():
-			lookDue = look.Add(lookEvery)
+		case f.lookDue.IsZero():
+			f.lookDue = f.look.Add(lookEvery)
 		}
-		rearm()
+		f.rearm()
 	}
+}
+
+// finish records how the command ended and gives the pane's watch back.
+func (f *follower) finish(end RunEnd, status int, hasStatus bool, err error) {
+	f.c.mu.Lock()
+	if l := f.text.Line(); l != "" && !f.c.ended() {
+		f.c.out.add(l)
+	}
+	f.c.mu.Unlock()
+	f.c.end(end, status, hasStatus, err)
+	f.release()
+}
+
+// consume takes what the stream holds after the cursor, and reports
+// whether the command ended; r is what was read.
+func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) {
+	c := f.c
+	r = f.st.Read(f.cursor)
+	f.cursor = r.Next
+	lost := r.ConnLost || r.Paused || r.Missed > 0
+	if lost && !f.scan.Begun() {
+		// The start marker may be in what was lost.
+		f.scan.AssumeBegun()
+		c.mu.Lock()
+		c.blind = true
+		c.mu.Unlock()
+	}
+	data, ok := f.scan.Feed(r.Data)
+	if !ok {
+		f.finish("", 0, false, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
+		return r, true
+	}
+	f.text.Write(data)
+	c.mu.Lock()
+	c.begun = f.scan.Begun()
+	for _, l := range f.text.Take() {
+		c.out.add(l)
+	}
+	c.out.lost = c.out.lost || lost
+	c.mu.Unlock()
+	if !f.scan.Done() {
+		return r, false
+	}
+	if p, ok := f.s.awaitPrompt(ctx, f.st, f.cursor, f.scan.Rest()); ok {
+		f.s.prompts.store(c.pane, p)
+	}
+	f.finish(EndExited, f.scan.Status(), true, nil)
+	return r, true
+}
+
+// tick handles the timer: a check of a command the shell has not started
+// (it may have taken the line as the rest of an earlier one, and never
+// will), or a look put off. It reports whether the command ended.
+func (f *follower) tick(ctx context.Context) bool {
+	now := time.Now()
+	if !f.scan.Begun() && !now.Before(f.graceAt) {
+		if err := f.s.notStarted(ctx, f.c.pane, false, f.c.id); err != nil {
+			f.finish("", 0, false, err)
+			return true
+		}
+		f.graceAt = now.Add(startGrace)
+	}
+	if !f.lookDue.IsZero() && !now.Before(f.lookDue) && f.lookNow(ctx) {
+		return true
+	}
+	f.rearm()
+	return false
+}
+
+// rearm sets the timer to the nearer of its two deadlines.
+func (f *follower) rearm() {
+	next := f.lookDue
+	if !f.scan.Begun() && (next.IsZero() || f.graceAt.Before(next)) {
+		next = f.graceAt
+	}
+	if next.IsZero() {
+		f.timer.Stop()
+		return
+	}
+	f.timer.Reset(time.Until(next))
+}
+
+// lookNow looks at the pane and reports whether the command ended.
+func (f *follower) lookNow(ctx context.Context) bool {
+	f.look, f.lookDue = time.Now(), time.Time{}
+	end := f.s.lookAtCommand(ctx, f.c)
+	if end == "" {
+		return false
+	}
+	// tmux delivers a pane's output before the reply to a command sent
+	// after it was read: what the look saw drawn, the stream holds, the
+	// end marker included if it came.
+	if _, ended := f.consume(ctx); !ended {
+		f.finish(end, 0, false, nil)
+	}
+	return true
+}
+
+// rejoin answers the end of the pane's stream or of the client that
+// delivered it: the pane's fate, or a new client to follow it with. It
+// reports whether the command ended.
+func (f *follower) rejoin(ctx context.Context) bool {
+	if end, status, known := f.s.paneFate(ctx, f.c); end != "" {
+		f.finish(end, status, known, nil)
+		return true
+	}
+	// The pane lives and a new client follows it: what the old one did
+	// not deliver is lost, the end marker perhaps, so look at the pane at
+	// once.
+	f.release()
+	f.release = func() {}
+	_, rel, err := f.s.watchPane(ctx, f.c.pane)
+	if err != nil {
+		if end, status, known := f.s.paneFate(ctx, f.c); end != "" {
+			f.finish(end, status, known, nil)
+		} else {
+			f.finish("", 0, false, afterChange(errorf(KindConnLost,
+				"the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", f.c.pane)))
+		}
+		return true
+	}
+	f.release, f.look = rel, time.Time{}
+	f.scan.DropRest()
+	return false
 }
 
 // paneFate asks tmux what became of the pane of a command whose stream
