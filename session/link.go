@@ -259,8 +259,14 @@ func (l *link) connect(ctx context.Context) (*controlmode.Conn, error) {
 				return c, nil
 			}
 			// Ended, and its supervisor has not dropped it yet: it will
-			// find it gone.
+			// find it gone. Its panes' streams learn it now, before a new
+			// client's output comes: until then they take no other
+			// client's output, and would drop what the new one delivers.
+			src := l.src
 			l.dropLocked()
+			l.mu.Unlock()
+			l.ev.sourceEnded(src)
+			continue
 		}
 		if l.status != linkDialing {
 			l.status, l.dialing = linkDialing, make(chan struct{})

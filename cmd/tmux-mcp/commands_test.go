@@ -270,7 +270,7 @@ func TestRunCommandFaults(t *testing.T) {
 					}
 					done, _ := c.waitCommand(t, r.CommandID, 30)
 					if !f.want(done) {
-						t.Fatalf("%s, try %d: got %+v", f.name, i, done)
+						t.Fatalf("%s, try %d: got %+v; the pane shows:\n%s\nstderr:\n%s", f.name, i, done, c.screen(t, pane), c.stderr)
 					}
 				}
 			}
