@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,6 +173,38 @@ func TestRunCommandPromises(t *testing.T) {
 			}
 		})
 	}
+	t.Run("shell not ready", func(t *testing.T) {
+		// A shell still reading its rc file (no child, nothing drawn)
+		// past the call's timeout: nothing is typed, so nothing runs
+		// once it is ready.
+		fixtures.NeedProgram(t, "bash")
+		c, _, first := workflow(t)
+		dir := t.TempDir()
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rc := filepath.Join(dir, "rc")
+		if err := os.WriteFile(rc, []byte("read -t 3 <> "+fifo+"\nPS1='$ '\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			PaneID string `json:"pane_id"`
+		}
+		c.ok(t, "split_window", map[string]any{"pane_id": first, "shell": "bash --rcfile " + rc}, &p)
+		ran := filepath.Join(dir, "ran")
+		e := c.fail(t, "run_command", map[string]any{"pane_id": p.PaneID, "command": "touch " + ran, "timeout": 1})
+		if e.Code != "deadline" || e.Effects != "none" || !strings.Contains(e.Message, "nothing was typed") {
+			t.Fatalf("a shell not ready: got %+v, want deadline, effects none", e)
+		}
+		c.waitOnScreen(t, p.PaneID, `\$ $`)
+		if r := c.run(t, p.PaneID, "echo ready"); fmt.Sprint(r.Output) != "[ready]" {
+			t.Fatalf("once ready: got %+v", r)
+		}
+		if _, err := os.Stat(ran); err == nil {
+			t.Fatal("the command sent before the shell was ready ran")
+		}
+	})
 	t.Run("unknown id", func(t *testing.T) {
 		c, _, _ := workflow(t)
 		if e := c.fail(t, "wait_for_command", map[string]any{"command_id": "cmd-000000000000"}); e.Code != "not_found" || e.Effects != "none" {
@@ -263,7 +296,7 @@ func TestRunCommandFaults(t *testing.T) {
 					var r commandResult
 					c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": f.command, "background": true}, &r)
 					if f.command == running {
-						c.waitText(t, pane, "^started$")
+						c.waitOnScreen(t, pane, "^started$")
 					}
 					if f.do != nil {
 						f.do(t, c, fx, pane, gate)
@@ -283,12 +316,32 @@ func TestRunCommandFaults(t *testing.T) {
 			c.waitText(t, pane, prompt)
 			var r commandResult
 			c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": running, "background": true}, &r)
-			c.waitText(t, pane, "^started$")
+			c.waitOnScreen(t, pane, "^started$")
 			fx.Kill(t)
 			if done, _ := c.waitCommand(t, r.CommandID, 30); done.Ended != "server_exited" || done.ExitStatus != nil {
 				t.Fatalf("try %d: got %+v, want ended server_exited, no status", i, done)
 			}
 			c.close()
+		}
+	})
+	t.Run("kill-session", func(t *testing.T) {
+		t.Parallel()
+		c, fx, _ := workflow(t)
+		for i := range 10 {
+			// A session of its own; "work" keeps the server up.
+			var made struct {
+				ActivePaneID string `json:"active_pane_id"`
+			}
+			c.ok(t, "create_session", map[string]any{"session_name": fmt.Sprint("doomed-", i)}, &made)
+			pane := made.ActivePaneID
+			c.waitText(t, pane, prompt)
+			var r commandResult
+			c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": running, "background": true}, &r)
+			c.waitOnScreen(t, pane, "^started$")
+			fx.Tmux(t, "kill-session", "-t", fmt.Sprint("doomed-", i))
+			if done, _ := c.waitCommand(t, r.CommandID, 30); done.Ended != "pane_closed" || done.ExitStatus != nil {
+				t.Fatalf("try %d: got %+v, want ended pane_closed, no status", i, done)
+			}
 		}
 	})
 	t.Run("exit in the last pane", func(t *testing.T) {
@@ -304,6 +357,19 @@ func TestRunCommandFaults(t *testing.T) {
 			c.close()
 		}
 	})
+}
+
+// waitOnScreen waits until pattern (a regular expression) is on the pane's
+// screen, whether it came before the wait or after.
+func (c *client) waitOnScreen(t *testing.T, pane, pattern string) {
+	t.Helper()
+	var w struct {
+		Outcome string `json:"outcome"`
+	}
+	c.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{pattern}, "regex": true, "since": "screen", "timeout": 30}, &w)
+	if w.Outcome != "matched" {
+		t.Fatalf("wait_for_text %q on the screen: %s; the pane shows:\n%s", pattern, w.Outcome, c.screen(t, pane))
+	}
 }
 
 func touch(t *testing.T, name string) {
