@@ -192,6 +192,14 @@ func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Str
 	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
 		return p, cursor, nil
 	}
+	return s.awaitFirstPrompt(ctx, pane, st, p, cursor, deadline)
+}
+
+// awaitFirstPrompt waits for the prompt of a shell that has not drawn one
+// yet (the cursor on column 0, or tmux still naming the pane "tmux"), and
+// looks again once it is drawn. By deadline, a shell that has drawn nothing
+// gets nothing typed.
+func (s *Server) awaitFirstPrompt(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64, deadline time.Time) (runProbe, int64, error) {
 	_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
 	if !drawn && (p.program == "tmux" || blank(p.screen)) {
 		if p2, err := s.probe(ctx, pane); err == nil {
