@@ -329,7 +329,8 @@ func (f *follower) run(ctx context.Context) {
 // finish records how the command ended and gives the pane's watch back.
 func (f *follower) finish(end RunEnd, status int, hasStatus bool, err error) {
 	f.c.mu.Lock()
-	if l := f.text.Line(); l != "" && !f.c.ended() {
+	// Back at its prompt, the shell's last line is that prompt.
+	if l := f.text.Line(); l != "" && !f.c.ended() && end != EndUnknown {
 		f.c.out.add(l)
 	}
 	f.c.mu.Unlock()

@@ -167,6 +167,22 @@ func TestRunCommandPromises(t *testing.T) {
 			if done, _ = c.waitCommand(t, r.CommandID, 30); done.status() != "5" || done.Ended != "exited" || fmt.Sprint(done.Output) != "[from-background]" {
 				t.Fatalf("background, waited for: got %+v", done)
 			}
+			// C-c stops a command: its shell's answer (the end with a
+			// status, or back at the prompt, status unknown), and no
+			// prompt in its output.
+			r = commandResult{}
+			c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "sleep 60"}, &r)
+			c.waitOnScreen(t, pane, "sleep 60")
+			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
+			done, _ = c.waitCommand(t, r.CommandID, 30)
+			if !(done.Ended == "unknown" && done.ExitStatus == nil || done.Ended == "exited" && done.status() != "0") {
+				t.Fatalf("C-c: got %+v, want unknown, or exited with a status not 0", done)
+			}
+			for _, l := range done.Output {
+				if strings.HasSuffix(l, "$ ") || strings.HasSuffix(l, "# ") || strings.HasSuffix(l, "> ") {
+					t.Fatalf("C-c: the output holds the prompt: %q", done.Output)
+				}
+			}
 			// The pane is free again, and reads as typed.
 			if r := c.run(t, pane, "echo after"); fmt.Sprint(r.Output) != "[after]" {
 				t.Fatalf("after the background command: got %+v", r)
