@@ -519,7 +519,7 @@ func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 	}
 	if shells[p.program] && !p.alt && !p.mode {
 		row := shellrun.CursorRow(p.screen, p.at)
-		if row != "" && (row == c.prompt || row == s.prompts.load(c.pane)) {
+		if shellrun.SamePrompt(row, c.prompt) || shellrun.SamePrompt(row, s.prompts.load(c.pane)) {
 			return EndUnknown
 		}
 	}

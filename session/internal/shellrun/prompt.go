@@ -73,3 +73,28 @@ func IsContinuation(row, last string, typed bool) bool {
 // looseContinuation matches "> " (sh, bash) and "quote> ", "dquote> ",
 // "for dquote> " (zsh's "%_> "), and also prompts such as "dev> ".
 var looseContinuation = regexp.MustCompile(`^[a-z> ]*> ?$`)
+
+// SamePrompt reports whether row, the cursor's row left of the cursor,
+// is the shell's prompt drawn again: prompt itself, or a row that ends as
+// a prompt does (a space or a prompt character, nothing typed after) and
+// begins as prompt does, for at least half of it. Shells put the last
+// status or the time in their prompts (fish: "user@host /dir [SIGINT]# "
+// after "user@host /dir# "), so the whole text need not repeat; a
+// program's own question ("Name: ") shares no such beginning.
+func SamePrompt(row, prompt string) bool {
+	if row == prompt {
+		return row != ""
+	}
+	if strings.TrimSpace(row) == "" || strings.TrimSpace(prompt) == "" {
+		return false
+	}
+	if _, typed := PendingInput(row, ""); typed {
+		return false
+	}
+	r, p := []rune(row), []rune(strings.TrimRight(prompt, " "))
+	n := 0
+	for n < len(r) && n < len(p) && r[n] == p[n] {
+		n++
+	}
+	return n >= 2 && 2*n >= len(p)
+}

@@ -69,3 +69,25 @@ func TestCursorRow(t *testing.T) {
 		}
 	}
 }
+
+func TestSamePrompt(t *testing.T) {
+	for _, tc := range []struct {
+		row, prompt string
+		want        bool
+	}{
+		{"$ ", "$ ", true},
+		{"root@vm /tmp [SIGINT]# ", "root@vm /tmp# ", true}, // fish after C-c
+		{"user@host:~/src$ ", "user@host:~/src$ ", true},
+		{"[1] user@host:~/src$ ", "user@host:~/src$ ", false}, // begins otherwise
+		{"Name: ", "root@vm /tmp# ", false},                   // a program's question
+		{"root@vm /tmp# ls", "root@vm /tmp# ", false},         // text typed after it
+		{"", "$ ", false},
+		{"", "", false},
+		{"$ ", "", false},
+		{"r# ", "root@vm /tmp# ", false}, // too little of it
+	} {
+		if got := SamePrompt(tc.row, tc.prompt); got != tc.want {
+			t.Errorf("SamePrompt(%q, %q) = %v, want %v", tc.row, tc.prompt, got, tc.want)
+		}
+	}
+}
