@@ -98,7 +98,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.Background {
 		res, err = c.outcome()
 	} else {
-		res, err = s.await(ctx, c, a.Timeout)
+		res, err = s.await(ctx, c, a.Timeout, true)
 	}
 	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
 }

@@ -188,9 +188,11 @@ func (c *runningCommand) outcome() (RunResult, error) {
 
 // await waits up to timeout for c to end and returns its outcome; a
 // command still running is reported with TimedOut and keeps being
-// followed. One that has not started yet is looked at: a shell that took
-// the line as the rest of an earlier command will never start it.
-func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration) (RunResult, error) {
+// followed. For the call that typed it (typing), one that has not started
+// yet is an error that says why: a shell that took the line as the rest
+// of an earlier command will never start it; a later wait reports it as
+// running, not started, for the follower goes on looking.
+func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -211,7 +213,7 @@ func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Dura
 	c.mu.Lock()
 	blind := c.blind
 	c.mu.Unlock()
-	if err != nil || !res.TimedOut || res.Started || blind {
+	if err != nil || !res.TimedOut || res.Started || blind || !typing {
 		return s.withCursor(ctx, res), err
 	}
 	if err := s.notStarted(ctx, c.pane, true, c.id); err != nil {
@@ -239,7 +241,7 @@ func (s *Server) WaitForCommand(ctx context.Context, id string, timeout time.Dur
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", id, commandCap)
 	}
-	return s.await(ctx, c, timeout)
+	return s.await(ctx, c, timeout, false)
 }
 
 // CommandPane returns the pane command id was typed into, for a caller

@@ -171,8 +171,8 @@ func TestRunCommandPromises(t *testing.T) {
 			// status, or back at the prompt, status unknown), and no
 			// prompt in its output.
 			r = commandResult{}
-			c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "sleep 60"}, &r)
-			c.waitOnScreen(t, pane, "sleep 60")
+			c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "echo started; sleep 60"}, &r)
+			c.waitOnScreen(t, pane, "^started$") // running: C-c before that discards the line (fish)
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
 			done, _ = c.waitCommand(t, r.CommandID, 30)
 			if !(done.Ended == "unknown" && done.ExitStatus == nil || done.Ended == "exited" && done.status() != "0") {
