@@ -278,7 +278,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
 	fctx, cancel := context.WithCancel(context.Background())
-	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at),
+	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at), row: p.row,
 		start: start, from: cursor, cancel: cancel, done: make(chan struct{}),
 		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
@@ -400,6 +400,7 @@ func continuationError(pane, row string, typed bool) error {
 type runProbe struct {
 	program         string // pane_current_command, without a login shell's "-"
 	pid             string
+	row             int // the cursor's row in the grid, history included
 	alt, mode, dead bool
 	session         string
 	at              shellrun.Screen
@@ -411,13 +412,13 @@ type runProbe struct {
 func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
-			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}"),
+			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}"),
 		CaptureArgs{}.command(pane))
 	if err != nil {
 		return runProbe{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 10 || !strings.HasPrefix(f[4], "$") {
+	if len(f) != 11 || !strings.HasPrefix(f[4], "$") {
 		return runProbe{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
@@ -426,6 +427,8 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	p.at.CursorY, _ = strconv.Atoi(f[6])
 	p.at.Width, _ = strconv.Atoi(f[7])
 	p.at.Height, _ = strconv.Atoi(f[8])
+	history, _ := strconv.Atoi(f[10])
+	p.row = history + p.at.CursorY
 	return p, nil
 }
 

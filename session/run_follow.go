@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -26,6 +27,7 @@ type runningCommand struct {
 	owner  string // OwnerOf the call that typed it: others cannot see it
 	pid    string // pane_pid when typed; another one means a respawn
 	prompt string // the cursor's row, left of the cursor, when typed
+	row    int    // the cursor's row in the grid (history included) when typed
 	start  time.Time
 	from   int64 // the stream offset the command's output starts after
 	cancel context.CancelFunc
@@ -33,6 +35,7 @@ type runningCommand struct {
 
 	mu    sync.Mutex
 	begun bool // the shell printed the start marker
+	moved bool // the pane printed a line break since: the shell took the line
 	blind bool // output was lost before the start marker came: started or not, unknown
 	out   outputLines
 	res   RunResult // final once done is closed
@@ -362,6 +365,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) 
 	f.text.Write(data)
 	c.mu.Lock()
 	c.begun = f.scan.Begun()
+	c.moved = c.moved || bytes.IndexByte(r.Data, '\n') >= 0
 	for _, l := range f.text.Take() {
 		c.out.add(l)
 	}
@@ -519,7 +523,13 @@ func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 	if p.pid != c.pid {
 		return EndRespawned
 	}
-	if shells[p.program] && !p.alt && !p.mode {
+	c.mu.Lock()
+	moved := c.moved || c.begun
+	c.mu.Unlock()
+	// A shell that has not read the typed line yet (slow to start, or
+	// busy) still shows the prompt it was typed at: back at a prompt
+	// counts only once the cursor has left that row.
+	if shells[p.program] && !p.alt && !p.mode && (moved || p.row > c.row) {
 		row := shellrun.CursorRow(p.screen, p.at)
 		if shellrun.SamePrompt(row, c.prompt) || shellrun.SamePrompt(row, s.prompts.load(c.pane)) {
 			return EndUnknown
