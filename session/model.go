@@ -195,7 +195,15 @@ type model struct {
 	// epoch counts the notifications that marked the model dirty, so a
 	// resync that raced with one does not clear its mark.
 	epoch uint64
+	// renames holds the window renames applied since the last resync, in
+	// stream order. A resync's rows may have been read before the newest of
+	// them: replace applies them again, so a rename is never lost to it.
+	renames []controlmode.WindowRenamed
 }
+
+// maxRenames bounds the renames kept for the next resync; past it the
+// model is resynced instead.
+const maxRenames = 256
 
 // apply updates the model for one notification. It runs on the
 // connection's reader goroutine and never blocks on I/O. It reports whether
@@ -205,17 +213,12 @@ func (m *model) apply(n controlmode.Notification) (needSync bool) {
 	defer m.mu.Unlock()
 	switch n := n.(type) {
 	case controlmode.WindowRenamed:
-		for i := range m.windows {
-			if m.windows[i].ID == n.Window {
-				m.windows[i].Name = n.Name
-			}
+		m.rename(n)
+		if len(m.renames) < maxRenames {
+			m.renames = append(m.renames, n)
+			return false
 		}
-		for i := range m.panes {
-			if m.panes[i].WindowID == n.Window {
-				m.panes[i].WindowName = n.Name
-			}
-		}
-		return false
+		m.renames = nil
 	case controlmode.Output, controlmode.Pause, controlmode.Continue, controlmode.PaneModeChanged,
 		controlmode.PasteBufferChanged, controlmode.Message, controlmode.Stray, controlmode.HookOutput,
 		controlmode.Unknown, controlmode.Lost, controlmode.SubscriptionChanged, controlmode.ConfigError:
@@ -226,6 +229,20 @@ func (m *model) apply(n controlmode.Notification) (needSync bool) {
 	m.dirty = true
 	m.epoch++
 	return true
+}
+
+// rename applies one window rename to the rows. Callers hold mu.
+func (m *model) rename(n controlmode.WindowRenamed) {
+	for i := range m.windows {
+		if m.windows[i].ID == n.Window {
+			m.windows[i].Name = n.Name
+		}
+	}
+	for i := range m.panes {
+		if m.panes[i].WindowID == n.Window {
+			m.panes[i].WindowName = n.Name
+		}
+	}
 }
 
 // markDirty records that an operation of ours changed the structure.
@@ -249,6 +266,12 @@ func (m *model) replace(epoch uint64, s []Session, w []Window, p []Pane) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sessions, m.windows, m.panes = s, w, p
+	// The rows were read at some point of the stream; every rename
+	// notified since the last resync is as new as they are or newer.
+	for _, n := range m.renames {
+		m.rename(n)
+	}
+	m.renames = nil
 	m.synced = true
 	if m.epoch == epoch {
 		m.dirty = false
@@ -259,7 +282,7 @@ func (m *model) replace(epoch uint64, s []Session, w []Window, p []Pane) {
 func (m *model) reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sessions, m.windows, m.panes = nil, nil, nil
+	m.sessions, m.windows, m.panes, m.renames = nil, nil, nil, nil
 	m.synced, m.dirty = false, true
 	m.epoch++
 }

@@ -1,12 +1,15 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
@@ -124,5 +127,35 @@ func TestFreeTextFromTmux(t *testing.T) {
 	ss, err := s.Sessions(ctx)
 	if err != nil || len(ss) != 1 || ss[0].Name != name {
 		t.Errorf("Sessions: %+v, %v; want one session %q", ss, err, name)
+	}
+}
+
+// A window renamed while a resync is in flight is not lost to the rows the
+// resync read before it (a race seen once in TestModelTruthUnderChurn).
+func TestRenameDuringResync(t *testing.T) {
+	var m model
+	old := []Window{{ID: "@1", Name: "tmux"}}
+	oldPanes := []Pane{{ID: "%1", WindowID: "@1", WindowName: "tmux"}}
+	m.replace(0, nil, slices.Clone(old), slices.Clone(oldPanes))
+	m.markDirty()
+	_, epoch := m.needsSync()
+	// The resync's list-* replies were read; then the rename arrived.
+	if m.apply(controlmode.WindowRenamed{Window: "@1", Name: "sh"}) {
+		t.Fatal("a rename asked for a resync")
+	}
+	m.replace(epoch, nil, slices.Clone(old), slices.Clone(oldPanes))
+	_, w, p := m.snapshot()
+	if w[0].Name != "sh" || p[0].WindowName != "sh" {
+		t.Fatalf("after a resync that raced a rename: window %q, pane's window %q, want sh", w[0].Name, p[0].WindowName)
+	}
+	if need, _ := m.needsSync(); need {
+		t.Fatal("a rename left the model dirty")
+	}
+	// Past maxRenames unread renames, the model resyncs instead.
+	for i := range maxRenames + 1 {
+		m.apply(controlmode.WindowRenamed{Window: "@1", Name: fmt.Sprint("n", i)})
+	}
+	if need, _ := m.needsSync(); !need {
+		t.Fatal("the rename log grew past its bound without a resync")
 	}
 }
