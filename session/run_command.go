@@ -180,7 +180,7 @@ func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Str
 	// A program just told to quit (less after q) gives the pane back to
 	// its shell a moment later: look again as it prints, for a moment,
 	// before refusing.
-	if !p.dead && !p.mode && (p.alt || !shells[p.program] && p.program != "tmux") {
+	if quitting(p) {
 		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
@@ -192,7 +192,21 @@ func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Str
 	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
 		return p, cursor, nil
 	}
-	return s.awaitFirstPrompt(ctx, pane, st, p, cursor, deadline)
+	p, cursor, err := s.awaitFirstPrompt(ctx, pane, st, p, cursor, deadline)
+	// What moved the cursor may not have been a prompt: a script's shell
+	// (the pane names it "sh") that exec'd a program which printed, and
+	// ends a moment later.
+	if err == nil && quitting(p) {
+		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
+	}
+	return p, cursor, err
+}
+
+// quitting reports whether p shows a program, not the pane's shell, that
+// may be about to give the pane back: one that is neither a shell nor
+// tmux's name for a pane just made, or anything on the alternate screen.
+func quitting(p runProbe) bool {
+	return !p.dead && !p.mode && (p.alt || !shells[p.program] && p.program != "tmux")
 }
 
 // awaitFirstPrompt waits for the prompt of a shell that has not drawn one

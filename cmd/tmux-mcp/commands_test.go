@@ -171,7 +171,11 @@ func TestRunCommandPromises(t *testing.T) {
 			// status, or back at the prompt, status unknown), and no
 			// prompt in its output.
 			r = commandResult{}
-			c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "echo started; sleep 60"}, &r)
+			// "started" comes from the job itself, so the shell has made it
+			// the terminal's foreground by then: a C-c sent while a shell
+			// is still forking the job reaches the shell alone, and zsh
+			// waits for the job it started (seen once in CI: 60 s).
+			c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "sh -c 'echo started; exec sleep 60'"}, &r)
 			c.waitOnScreen(t, pane, "^started$") // running: C-c before that discards the line (fish)
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
 			done, _ = c.waitCommand(t, r.CommandID, 30)

@@ -179,6 +179,21 @@ func TestWorkflowRunCommandAfterQuittingLess(t *testing.T) {
 	if r := c.run(t, pane, "echo after-awk"); fmt.Sprint(r.Output) != "[after-awk]" || status(r) != "0" {
 		t.Fatalf("run_command while awk ends: got %+v", r)
 	}
+	// A script's shell (the pane names it "sh", the cursor on column 0)
+	// that execs a program which prints, then ends: what moved the cursor
+	// was not a prompt, and the wait for the shell goes on.
+	script = "echo ready-for-more\nread x\nsleep 0.3\nexec awk 'BEGIN { printf \"bye\"; system(\"sleep 0.3\"); exit }'\n"
+	if err := os.WriteFile(slow, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "sh " + slow}, nil)
+	if r := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"^ready-for-more$"}, "regex": true, "timeout": 10}); !r.Found {
+		t.Fatalf("the script did not start: %+v", r)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "go"}, nil)
+	if r := c.run(t, pane, "echo after-script"); fmt.Sprint(r.Output) != "[after-script]" || status(r) != "0" {
+		t.Fatalf("run_command while a script's program ends: got %+v", r)
+	}
 	// A program that does not end is still refused, a moment later.
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "less " + file}, nil)
 	waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{"some text"}, "timeout": 10})
