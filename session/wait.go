@@ -1,18 +1,14 @@
 package session
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
-	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
 // Wait outcomes, as libtmux-mcp names them.
@@ -215,318 +211,6 @@ func (a WaitArgs) compile() (pats, stops matcher, err error) {
 	return pats, stops, nil
 }
 
-// WaitForText waits until a line of the pane's text matches a pattern (or,
-// with no patterns, until any output arrives), a stop pattern matches, or
-// the timeout passes.
-//
-// What it matches is a.Since. After input from this process (the default
-// then), it matches what the pane printed after tmux answered that input,
-// without the pane's echo of the typed text: never the command line just
-// typed, nor lines that were on screen before. Otherwise it matches the
-// visible screen at the start (SinceScreen) or only what comes after the
-// start (SinceStart).
-//
-// Output is followed on the pane's stream from a position taken before the
-// start is read, so nothing that lands meanwhile is missed. It wakes on
-// %output and never polls. Text is matched as a person would read it:
-// escape sequences removed, one line per line. While the pane shows a
-// full-screen program (the alternate screen: vim, less, a TUI), lines mean
-// little, and the screen as drawn is matched instead, read again after the
-// program prints: at once, then at most once per a.Interval.
-func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
-	start := time.Now()
-	pats, stops, err := a.compile()
-	if err != nil {
-		return WaitResult{}, err
-	}
-	interval := a.Interval
-	if interval <= 0 {
-		interval = 50 * time.Millisecond
-	}
-	pane, err := s.ResolvePane(ctx, a.Pane)
-	if err != nil {
-		return WaitResult{}, err
-	}
-	st, release, err := s.watchPane(ctx, pane)
-	if err != nil {
-		return WaitResult{}, err
-	}
-	defer release()
-	in := st.LastInput()
-	since := a.Since
-	if since == "" {
-		since = SinceScreen
-		if in.Sent {
-			since = SinceInput
-		}
-	}
-	if since == SinceInput && !in.Sent {
-		since = SinceStart // no input to follow: only what comes next
-	}
-	cursor, _ := st.Position()
-	w := &waiter{pats: pats, stops: stops, res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}
-	width := s.paneWidth(pane)
-	w.out.text.Width = width
-	done := func(outcome string) (WaitResult, error) {
-		w.res.Outcome, w.res.Elapsed = outcome, time.Since(start)
-		if w.out.echo != nil {
-			w.res.EchoSkipped = w.out.echo.skipped
-		}
-		return w.res, nil
-	}
-
-	entry, err := s.readEntry(ctx, pane)
-	if err != nil {
-		return WaitResult{}, err
-	}
-	// Where the rows after the wait's start begin in tmux's grid, read
-	// there once the output moves between rows (see gridFollow).
-	var grid gridFollow
-	switch since {
-	case SinceInput:
-		if in.Grid.Known {
-			grid = followFrom(in.Grid)
-		}
-	case SinceScreen:
-		grid = followFrom(entry.screenTop)
-	case SinceStart:
-		grid = followFrom(entry.screenTop)
-		grid.row = entry.cursorRow + 1
-	}
-	// lookGrid matches the grid's rows from the mark: on an inline TUI the
-	// lines rebuilt from output miss what was drawn over rows above.
-	lookGrid := func(atEntry bool) (string, bool, error) {
-		if !grid.active || len(pats) == 0 {
-			return "", false, nil
-		}
-		rows, alternate, err := s.readRows(ctx, pane, &grid)
-		if err != nil || alternate {
-			return "", false, err // full-screen: the screen is read instead
-		}
-		if since == SinceInput {
-			echo := newEchoFilter(in.Typed)
-			rows = slices.DeleteFunc(rows, echo.line)
-		}
-		w.seen = nil
-		w.seen.add(rows...)
-		w.res.Tail = w.seen
-		outcome, ok := w.match(rows, InScreen, atEntry)
-		return outcome, ok, nil
-	}
-	if len(a.Absent) > 0 {
-		absent, _ := compile(a.Absent, a.Regex, a.MatchCase) // checked by compile above
-		w.absentOnScreen = func() bool {
-			rs, err := s.exec(ctx, CaptureArgs{Join: true}.command(pane))
-			if err != nil {
-				return true // the wait's next read says what became of the pane
-			}
-			i, _ := absent.first(rs[0].Lines)
-			return i >= 0
-		}
-		// A match seen while an absent pattern is there must be looked at
-		// again after the next output: the rows are read whole each time.
-		grid.active = since != SinceInput || in.Grid.Known
-	}
-	screen := entry.alternate
-	// The first read after output comes at once; later ones at most once
-	// per interval. Any output after a read leads to another, so the
-	// screen is always read after the program's last output.
-	var lastRead time.Time
-	if screen {
-		w.res.AlternateScreen = true
-		// A screen drawn before the input (the old page of less, say) is
-		// not an answer to it: after input, the screen counts once the
-		// program has printed since.
-		drawn := true
-		switch since {
-		case SinceStart:
-			drawn = false
-		case SinceInput:
-			drawn = !in.Fed || st.Read(in.Offset).Next > in.Offset
-		}
-		if drawn {
-			if outcome, ok := w.screen(entry.rows, true); ok {
-				return done(outcome)
-			}
-		} else {
-			w.seen.add(entry.rows...)
-			w.res.Tail = w.seen
-		}
-	} else {
-		var lines []string
-		var partial string
-		switch since {
-		case SinceScreen:
-			lines = entry.rows
-			w.seen.add(lines...)
-			w.res.Tail = w.seen
-			if outcome, ok := w.match(lines, InScreen, true); ok {
-				return done(outcome)
-			}
-		case SinceInput:
-			w.out.echo = newEchoFilter(in.Typed)
-			r := st.Read(in.Offset)
-			if in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
-				// The stream holds all the pane printed since the input.
-				cursor = r.Next
-				if b, known := st.LineBefore(in.Offset); known {
-					w.out.prime(b)
-				} else if in.Col > 0 {
-					w.out.prime(bytes.Repeat([]byte{' '}, in.Col))
-				}
-				lines, partial = w.out.write(r.Data)
-				// The program went full-screen after the entry's look (less
-				// just started): its page's output counts, and from here on
-				// its screen is read, now first.
-				if w.out.text.AltScreen() {
-					screen, w.res.AlternateScreen = true, true
-				}
-				if outcome, ok := w.output(lines, partial, true); ok {
-					return done(outcome)
-				}
-				if (w.out.text.Redrawn() || grid.active) && in.Grid.Known && !screen {
-					grid.active = true
-					if outcome, ok, err := lookGrid(true); err != nil {
-						return WaitResult{}, err
-					} else if ok {
-						return done(outcome)
-					}
-				}
-				if screen {
-					e, err := s.readEntry(ctx, pane)
-					if err != nil {
-						return WaitResult{}, err
-					}
-					lastRead = time.Now()
-					if outcome, ok := w.screen(e.rows, true); ok {
-						return done(outcome)
-					}
-				}
-				break
-			}
-			// Nothing followed the pane when the input went in (or too
-			// much came since): the screen from the input's echo on stands
-			// in. Without the echo on screen, the whole screen came after
-			// the input if the pane was followed (the echo scrolled away);
-			// if not, only what comes next counts.
-			if i := lastEcho(entry.rows, in.Typed); i >= 0 {
-				lines = entry.rows[i+1:]
-				w.out.echo = nil
-			} else if in.Fed {
-				lines = entry.rows
-			}
-			w.seen.add(lines...)
-			w.res.Tail = w.seen
-			if outcome, ok := w.match(lines, InScreen, true); ok {
-				return done(outcome)
-			}
-		}
-	}
-
-	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
-	defer cancel()
-	var tick <-chan time.Time
-	if a.Progress != nil {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		if err := s.waitStream(wctx, st, cursor, tick, a.Progress, start); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				return done(OutcomeTimeout)
-			}
-			return WaitResult{}, fromExec(err)
-		}
-		if screen {
-			// Read the screen at most once per interval: the program may
-			// be drawing still.
-			if !pause(wctx, interval-time.Since(lastRead)) {
-				if ctx.Err() == nil {
-					return done(OutcomeTimeout)
-				}
-				return WaitResult{}, fromExec(ctx.Err())
-			}
-		}
-		r := st.Read(cursor)
-		cursor = r.Next
-		if r.ConnLost {
-			// The client ended: because the pane's session went with the
-			// pane, or for a reason that leaves the pane running.
-			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
-			}
-			return WaitResult{}, errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
-		}
-		if len(r.Data) > 0 {
-			w.res.SawNewOutput = true
-		}
-		lines, partial := w.out.write(r.Data)
-		if r.Paused && !screen {
-			// tmux threw output away: the screen it resumed with stands
-			// in for what was lost.
-			lines = append(r.Snapshot, lines...)
-		}
-		if w.out.text.AltScreen() && !screen {
-			screen, w.res.AlternateScreen = true, true
-			lastRead = time.Time{}
-		}
-		if screen {
-			if r.Gone {
-				return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
-			}
-			e, err := s.readEntry(ctx, pane)
-			if err != nil {
-				return WaitResult{}, err
-			}
-			lastRead = time.Now()
-			if !e.alternate && !w.out.text.AltScreen() {
-				// The program left the full-screen mode: back to lines,
-				// from where it did.
-				screen = false
-				off := w.out.text.AltScreenExit()
-				w.out = outputText{text: termtext.Lines{Width: width}}
-				if off < 0 {
-					continue
-				}
-				lines, partial = w.out.write(r.Data[off:])
-				if outcome, ok := w.output(lines, partial, false); ok {
-					return done(outcome)
-				}
-				continue
-			}
-			if outcome, ok := w.screen(e.rows, false); ok {
-				return done(outcome)
-			}
-			continue
-		}
-		if outcome, ok := w.output(lines, partial, false); ok {
-			return done(outcome)
-		}
-		if r.Gone {
-			return WaitResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
-		}
-		if (w.out.text.Redrawn() || grid.active) && (since != SinceInput || in.Grid.Known) {
-			grid.active = true
-			// At most one read per interval while output flows; the
-			// output that comes meanwhile is in the read that follows.
-			if !pause(wctx, interval-time.Since(grid.last)) {
-				if ctx.Err() == nil {
-					return done(OutcomeTimeout)
-				}
-				return WaitResult{}, fromExec(ctx.Err())
-			}
-			if outcome, ok, err := lookGrid(false); err != nil {
-				return WaitResult{}, err
-			} else if ok {
-				return done(outcome)
-			}
-		}
-		// The partial line stays in text and is matched again once more of
-		// it has arrived.
-	}
-}
-
 // waiter is the matching state of one wait.
 type waiter struct {
 	pats, stops matcher
@@ -681,53 +365,79 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		return QuietResult{}, err
 	}
 	defer release()
-	cursor, changed := st.Position()
-	res := QuietResult{PaneID: pane}
-	since := start
-	in := st.LastInput()
+	q := &quietWait{s: s, ctx: ctx, a: a, pane: pane, st: st, start: start, since: start, res: QuietResult{PaneID: pane}}
+	q.cursor, q.changed = st.Position()
+	defer func() { st.NoteLook(q.cursor) }()
+	q.atEntry(fed)
+	if q.res.Changed && a.Quiet == 0 {
+		return q.done()
+	}
+	return q.follow()
+}
+
+// A quietWait is one WaitQuiet in progress. Only its call touches it.
+type quietWait struct {
+	s       *Server
+	ctx     context.Context
+	a       QuietArgs
+	pane    string
+	st      *panestream.Stream
+	start   time.Time
+	cursor  int64           // the stream's position read up to
+	changed <-chan struct{} // closed when the stream moves past cursor
+	since   time.Time       // when the pane was last seen printing, or told to
+	res     QuietResult
+}
+
+// atEntry counts what the pane printed since this process's last input
+// to it, and finds when it last printed. fed reports whether its output
+// was followed before this wait.
+func (q *quietWait) atEntry(fed bool) {
+	in := q.st.LastInput()
 	if fed && in.Sent && in.Fed {
 		// What the pane printed since this process's last input to it
 		// counts, even when it came before the wait: a wait that starts
 		// after the answer sees that there was one. Once a wait has told
 		// of it, the next counts from where that one ended.
-		from := max(in.Offset, st.LastLook())
-		if r := st.Read(from); r.Next > from {
-			res.Changed, res.Bytes = true, r.Next-from
+		from := max(in.Offset, q.st.LastLook())
+		if r := q.st.Read(from); r.Next > from {
+			q.res.Changed, q.res.Bytes = true, r.Next-from
 		}
 	}
-	defer func() { st.NoteLook(cursor) }()
-	if last := st.LastOutput(); fed && !last.IsZero() {
-		since = last
-		if in.Sent && in.At.After(since) {
-			since = in.At
+	if last := q.st.LastOutput(); fed && !last.IsZero() {
+		q.since = last
+		if in.Sent && in.At.After(q.since) {
+			q.since = in.At
 		}
-	} else if a.Quiet > 0 && !in.Sent && s.release().knowsLastOutput() {
+	} else if q.a.Quiet > 0 && !in.Sent && q.s.release().knowsLastOutput() {
 		// Nothing followed the pane's output yet: tmux 3.8 knows when it
 		// last printed, to the second. The second after it is when the
 		// pane was last seen quiet for sure.
-		if at, ok := s.lastOutput(ctx, pane); ok && at.Before(since) {
-			since = at
+		if at, ok := q.s.lastOutput(q.ctx, q.pane); ok && at.Before(q.since) {
+			q.since = at
 		}
 	}
-	if res.Changed && a.Quiet == 0 {
-		res.Elapsed = time.Since(start)
-		return res, nil
-	}
-	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
+}
+
+// done returns the wait's result.
+func (q *quietWait) done() (QuietResult, error) {
+	q.res.Elapsed = time.Since(q.start)
+	return q.res, nil
+}
+
+// follow waits on a timer that each %output resets; nothing is polled.
+func (q *quietWait) follow() (QuietResult, error) {
+	wctx, cancel := context.WithTimeout(q.ctx, q.a.Timeout)
 	defer cancel()
 	var timer *time.Timer
 	var quietC <-chan time.Time
-	if a.Quiet > 0 {
-		timer = time.NewTimer(time.Until(since.Add(a.Quiet)))
+	if q.a.Quiet > 0 {
+		timer = time.NewTimer(time.Until(q.since.Add(q.a.Quiet)))
 		defer timer.Stop()
 		quietC = timer.C
 	}
-	done := func() (QuietResult, error) {
-		res.Elapsed = time.Since(start)
-		return res, nil
-	}
 	var tick <-chan time.Time
-	if a.Progress != nil {
+	if q.a.Progress != nil {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
 		tick = t.C
@@ -735,48 +445,54 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 	for {
 		select {
 		case <-tick:
-			a.Progress(time.Since(start))
+			q.a.Progress(time.Since(q.start))
 			continue
 		case <-wctx.Done():
-			if ctx.Err() != nil {
-				return QuietResult{}, fromExec(ctx.Err())
+			if q.ctx.Err() != nil {
+				return QuietResult{}, fromExec(q.ctx.Err())
 			}
-			res.TimedOut = true
-			return done()
+			q.res.TimedOut = true
+			return q.done()
 		case <-quietC:
 			// The timer may have fired just as output came: look first.
-			if r := st.Read(cursor); len(r.Data) == 0 && !r.Gone && !r.ConnLost {
-				res.Quiet = true
-				res.Wake = time.Since(since.Add(a.Quiet))
-				return done()
+			if r := q.st.Read(q.cursor); len(r.Data) == 0 && !r.Gone && !r.ConnLost {
+				q.res.Quiet = true
+				q.res.Wake = time.Since(q.since.Add(q.a.Quiet))
+				return q.done()
 			}
 			quietC = nil
-		case <-changed:
+		case <-q.changed:
 		}
-		_, changed = st.Position() // before the read, so no change is missed
-		r := st.Read(cursor)
-		cursor = r.Next
-		if r.ConnLost {
-			if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-				return QuietResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
-			}
-			return QuietResult{}, errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
-		}
-		if r.Gone {
-			return QuietResult{}, errorf(KindNotFound, "pane %s exited while waiting", pane)
-		}
-		if len(r.Data) > 0 {
-			res.Changed = true
-			res.Bytes += int64(len(r.Data))
-			if a.Quiet == 0 {
-				return done()
-			}
-			since = st.LastOutput()
-			timer.Reset(time.Until(since.Add(a.Quiet)))
-			quietC = timer.C
-		} else if quietC == nil && a.Quiet > 0 {
-			timer.Reset(time.Until(since.Add(a.Quiet)))
+		printed, err := q.read()
+		switch {
+		case err != nil:
+			return QuietResult{}, err
+		case printed && q.a.Quiet == 0:
+			return q.done()
+		case printed || quietC == nil && q.a.Quiet > 0:
+			timer.Reset(time.Until(q.since.Add(q.a.Quiet)))
 			quietC = timer.C
 		}
 	}
+}
+
+// read takes what the pane printed since the cursor, and reports whether
+// it printed anything.
+func (q *quietWait) read() (bool, error) {
+	_, q.changed = q.st.Position() // before the read, so no change is missed
+	r := q.st.Read(q.cursor)
+	q.cursor = r.Next
+	if r.ConnLost {
+		return false, q.s.followEnded(q.ctx, q.pane)
+	}
+	if r.Gone {
+		return false, paneExited(q.pane)
+	}
+	if len(r.Data) == 0 {
+		return false, nil
+	}
+	q.res.Changed = true
+	q.res.Bytes += int64(len(r.Data))
+	q.since = q.st.LastOutput()
+	return true, nil
 }

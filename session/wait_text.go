@@ -1,0 +1,407 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
+)
+
+// WaitForText waits until a line of the pane's text matches a pattern (or,
+// with no patterns, until any output arrives), a stop pattern matches, or
+// the timeout passes.
+//
+// What it matches is a.Since. After input from this process (the default
+// then), it matches what the pane printed after tmux answered that input,
+// without the pane's echo of the typed text: never the command line just
+// typed, nor lines that were on screen before. Otherwise it matches the
+// visible screen at the start (SinceScreen) or only what comes after the
+// start (SinceStart).
+//
+// Output is followed on the pane's stream from a position taken before the
+// start is read, so nothing that lands meanwhile is missed. It wakes on
+// %output and never polls. Text is matched as a person would read it:
+// escape sequences removed, one line per line. While the pane shows a
+// full-screen program (the alternate screen: vim, less, a TUI), lines mean
+// little, and the screen as drawn is matched instead, read again after the
+// program prints: at once, then at most once per a.Interval.
+func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
+	start := time.Now()
+	pats, stops, err := a.compile()
+	if err != nil {
+		return WaitResult{}, err
+	}
+	pane, err := s.ResolvePane(ctx, a.Pane)
+	if err != nil {
+		return WaitResult{}, err
+	}
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return WaitResult{}, err
+	}
+	defer release()
+	t := s.newTextWait(ctx, a, pane, st, start)
+	t.w.pats, t.w.stops = pats, stops
+	entry, err := s.readEntry(ctx, pane)
+	if err != nil {
+		return WaitResult{}, err
+	}
+	t.startGrid(entry)
+	if outcome, ok, err := t.atEntry(entry); err != nil {
+		return WaitResult{}, err
+	} else if ok {
+		return t.done(outcome)
+	}
+	return t.follow()
+}
+
+// A textWait is one WaitForText in progress: where it is in the pane's
+// stream, whether it reads lines or the screen, and its matching state.
+// Only its call touches it.
+type textWait struct {
+	s        *Server
+	ctx      context.Context
+	a        WaitArgs
+	pane     string
+	st       *panestream.Stream
+	in       panestream.InputMark // the last input this process sent the pane
+	since    string               // SinceInput, SinceStart or SinceScreen
+	cursor   int64                // the stream's position read up to
+	width    int                  // the pane's width, for rebuilt lines
+	interval time.Duration        // the least time between two reads
+	start    time.Time
+	w        *waiter
+	// grid is where the rows after the wait's start begin in tmux's grid,
+	// read there once the output moves between rows (see gridFollow).
+	grid gridFollow
+	// screen is set while the pane shows a full-screen program: its
+	// screen is matched, read at most once per interval (lastRead).
+	screen   bool
+	lastRead time.Time
+}
+
+// errWaitOver ends a wait whose context ended during a pause between two
+// reads; follow answers it as the timeout or the caller's end.
+var errWaitOver = errors.New("the wait's time is over")
+
+// newTextWait settles what the wait matches and takes the stream's
+// position, before the entry's look, so that nothing landing meanwhile
+// is missed.
+func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, st *panestream.Stream, start time.Time) *textWait {
+	in := st.LastInput()
+	since := a.Since
+	if since == "" {
+		since = SinceScreen
+		if in.Sent {
+			since = SinceInput
+		}
+	}
+	if since == SinceInput && !in.Sent {
+		since = SinceStart // no input to follow: only what comes next
+	}
+	interval := a.Interval
+	if interval <= 0 {
+		interval = 50 * time.Millisecond
+	}
+	t := &textWait{s: s, ctx: ctx, a: a, pane: pane, st: st, in: in, since: since, interval: interval, start: start,
+		w: &waiter{res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}}
+	t.cursor, _ = st.Position()
+	t.width = s.paneWidth(pane)
+	t.w.out.text.Width = t.width
+	return t
+}
+
+// startGrid places the grid mark the wait reads rows from, and arms the
+// Absent check.
+func (t *textWait) startGrid(entry entryState) {
+	switch t.since {
+	case SinceInput:
+		if t.in.Grid.Known {
+			t.grid = followFrom(t.in.Grid)
+		}
+	case SinceScreen:
+		t.grid = followFrom(entry.screenTop)
+	case SinceStart:
+		t.grid = followFrom(entry.screenTop)
+		t.grid.row = entry.cursorRow + 1
+	}
+	if len(t.a.Absent) == 0 {
+		return
+	}
+	absent, _ := compile(t.a.Absent, t.a.Regex, t.a.MatchCase) // checked by compile before
+	t.w.absentOnScreen = func() bool {
+		rs, err := t.s.exec(t.ctx, CaptureArgs{Join: true}.command(t.pane))
+		if err != nil {
+			return true // the wait's next read says what became of the pane
+		}
+		i, _ := absent.first(rs[0].Lines)
+		return i >= 0
+	}
+	// A match seen while an absent pattern is there must be looked at
+	// again after the next output: the rows are read whole each time.
+	t.grid.active = t.since != SinceInput || t.in.Grid.Known
+}
+
+// done returns the wait's result with outcome.
+func (t *textWait) done(outcome string) (WaitResult, error) {
+	t.w.res.Outcome, t.w.res.Elapsed = outcome, time.Since(t.start)
+	if t.w.out.echo != nil {
+		t.w.res.EchoSkipped = t.w.out.echo.skipped
+	}
+	return t.w.res, nil
+}
+
+// atEntry matches what the wait starts with: the screen, or what the pane
+// printed since the input. It reports whether the wait is over.
+func (t *textWait) atEntry(entry entryState) (string, bool, error) {
+	t.screen = entry.alternate
+	if t.screen {
+		outcome, ok := t.entryScreen(entry)
+		return outcome, ok, nil
+	}
+	switch t.since {
+	case SinceScreen:
+		t.w.seen.add(entry.rows...)
+		t.w.res.Tail = t.w.seen
+		outcome, ok := t.w.match(entry.rows, InScreen, true)
+		return outcome, ok, nil
+	case SinceInput:
+		return t.entryAfterInput(entry)
+	}
+	return "", false, nil
+}
+
+// entryScreen matches a full-screen program's screen at the start. A
+// screen drawn before the input (the old page of less, say) is not an
+// answer to it: after input, the screen counts once the program has
+// printed since.
+func (t *textWait) entryScreen(entry entryState) (string, bool) {
+	t.w.res.AlternateScreen = true
+	drawn := true
+	switch t.since {
+	case SinceStart:
+		drawn = false
+	case SinceInput:
+		drawn = !t.in.Fed || t.st.Read(t.in.Offset).Next > t.in.Offset
+	}
+	if drawn {
+		return t.w.screen(entry.rows, true)
+	}
+	t.w.seen.add(entry.rows...)
+	t.w.res.Tail = t.w.seen
+	return "", false
+}
+
+// entryAfterInput matches what the pane printed since this process's last
+// input to it, without the echo of the typed text.
+func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
+	t.w.out.echo = newEchoFilter(t.in.Typed)
+	if r := t.st.Read(t.in.Offset); t.in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
+		return t.entryFollowed(r) // the stream holds all of it
+	}
+	// Nothing followed the pane when the input went in (or too much came
+	// since): the screen from the input's echo on stands in. Without the
+	// echo on screen, the whole screen came after the input if the pane
+	// was followed (the echo scrolled away); if not, only what comes next
+	// counts.
+	var lines []string
+	if i := lastEcho(entry.rows, t.in.Typed); i >= 0 {
+		lines = entry.rows[i+1:]
+		t.w.out.echo = nil
+	} else if t.in.Fed {
+		lines = entry.rows
+	}
+	t.w.seen.add(lines...)
+	t.w.res.Tail = t.w.seen
+	outcome, ok := t.w.match(lines, InScreen, true)
+	return outcome, ok, nil
+}
+
+// entryFollowed matches r, all the pane printed since the input.
+func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
+	t.cursor = r.Next
+	if b, known := t.st.LineBefore(t.in.Offset); known {
+		t.w.out.prime(b)
+	} else if t.in.Col > 0 {
+		t.w.out.prime(bytes.Repeat([]byte{' '}, t.in.Col))
+	}
+	lines, partial := t.w.out.write(r.Data)
+	// The program went full-screen after the entry's look (less just
+	// started): its page's output counts, and from here on its screen is
+	// read, now first.
+	if t.w.out.text.AltScreen() {
+		t.screen, t.w.res.AlternateScreen = true, true
+	}
+	if outcome, ok := t.w.output(lines, partial, true); ok {
+		return outcome, true, nil
+	}
+	if (t.w.out.text.Redrawn() || t.grid.active) && t.in.Grid.Known && !t.screen {
+		t.grid.active = true
+		if outcome, ok, err := t.lookGrid(true); err != nil || ok {
+			return outcome, ok, err
+		}
+	}
+	if !t.screen {
+		return "", false, nil
+	}
+	e, err := t.s.readEntry(t.ctx, t.pane)
+	if err != nil {
+		return "", false, err
+	}
+	t.lastRead = time.Now()
+	outcome, ok := t.w.screen(e.rows, true)
+	return outcome, ok, nil
+}
+
+// follow waits for the pane's output until a match, the timeout or the
+// pane's end. It wakes on %output and never polls.
+func (t *textWait) follow() (WaitResult, error) {
+	wctx, cancel := context.WithTimeout(t.ctx, t.a.Timeout)
+	defer cancel()
+	var tick <-chan time.Time
+	if t.a.Progress != nil {
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	for {
+		if err := t.s.waitStream(wctx, t.st, t.cursor, tick, t.a.Progress, t.start); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil {
+				return t.done(OutcomeTimeout)
+			}
+			return WaitResult{}, fromExec(err)
+		}
+		// Read the screen at most once per interval: the program may be
+		// drawing still.
+		if t.screen && !pause(wctx, t.interval-time.Since(t.lastRead)) {
+			return t.over()
+		}
+		outcome, ok, err := t.next(wctx)
+		switch {
+		case errors.Is(err, errWaitOver):
+			return t.over()
+		case err != nil:
+			return WaitResult{}, err
+		case ok:
+			return t.done(outcome)
+		}
+	}
+}
+
+// over answers a wait whose context ended during a pause: its timeout,
+// or the caller's end.
+func (t *textWait) over() (WaitResult, error) {
+	if t.ctx.Err() == nil {
+		return t.done(OutcomeTimeout)
+	}
+	return WaitResult{}, fromExec(t.ctx.Err())
+}
+
+// next reads what the pane printed since the cursor and matches it. The
+// partial line stays in the rebuilt text and is matched again once more
+// of it has arrived.
+func (t *textWait) next(wctx context.Context) (string, bool, error) {
+	r := t.st.Read(t.cursor)
+	t.cursor = r.Next
+	if r.ConnLost {
+		return "", false, t.s.followEnded(t.ctx, t.pane)
+	}
+	if len(r.Data) > 0 {
+		t.w.res.SawNewOutput = true
+	}
+	lines, partial := t.w.out.write(r.Data)
+	if r.Paused && !t.screen {
+		// tmux threw output away: the screen it resumed with stands in
+		// for what was lost.
+		lines = append(r.Snapshot, lines...)
+	}
+	if t.w.out.text.AltScreen() && !t.screen {
+		t.screen, t.w.res.AlternateScreen = true, true
+		t.lastRead = time.Time{}
+	}
+	if t.screen {
+		return t.nextScreen(r)
+	}
+	if outcome, ok := t.w.output(lines, partial, false); ok {
+		return outcome, true, nil
+	}
+	if r.Gone {
+		return "", false, paneExited(t.pane)
+	}
+	if !(t.w.out.text.Redrawn() || t.grid.active) || t.since == SinceInput && !t.in.Grid.Known {
+		return "", false, nil
+	}
+	t.grid.active = true
+	// At most one read per interval while output flows; the output that
+	// comes meanwhile is in the read that follows.
+	if !pause(wctx, t.interval-time.Since(t.grid.last)) {
+		return "", false, errWaitOver
+	}
+	return t.lookGrid(false)
+}
+
+// nextScreen reads a full-screen program's screen after it printed r, or
+// goes back to lines from where the program left the alternate screen.
+func (t *textWait) nextScreen(r panestream.Read) (string, bool, error) {
+	if r.Gone {
+		return "", false, paneExited(t.pane)
+	}
+	e, err := t.s.readEntry(t.ctx, t.pane)
+	if err != nil {
+		return "", false, err
+	}
+	t.lastRead = time.Now()
+	if e.alternate || t.w.out.text.AltScreen() {
+		outcome, ok := t.w.screen(e.rows, false)
+		return outcome, ok, nil
+	}
+	t.screen = false
+	off := t.w.out.text.AltScreenExit()
+	t.w.out = outputText{text: termtext.Lines{Width: t.width}}
+	if off < 0 {
+		return "", false, nil
+	}
+	lines, partial := t.w.out.write(r.Data[off:])
+	outcome, ok := t.w.output(lines, partial, false)
+	return outcome, ok, nil
+}
+
+// lookGrid matches the grid's rows from the mark: on an inline TUI the
+// lines rebuilt from output miss what was drawn over rows above.
+func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
+	if !t.grid.active || len(t.w.pats) == 0 {
+		return "", false, nil
+	}
+	rows, alternate, err := t.s.readRows(t.ctx, t.pane, &t.grid)
+	if err != nil || alternate {
+		return "", false, err // full-screen: the screen is read instead
+	}
+	if t.since == SinceInput {
+		echo := newEchoFilter(t.in.Typed)
+		rows = slices.DeleteFunc(rows, echo.line)
+	}
+	t.w.seen = nil
+	t.w.seen.add(rows...)
+	t.w.res.Tail = t.w.seen
+	outcome, ok := t.w.match(rows, InScreen, atEntry)
+	return outcome, ok, nil
+}
+
+// followEnded answers the end of the client that delivered a waited-on
+// pane's output: the pane's session went with the pane, or the client
+// ended for a reason that leaves the pane running.
+func (s *Server) followEnded(ctx context.Context, pane string) error {
+	if _, err := s.Pane(ctx, pane); IsNotFound(err) {
+		return paneExited(pane)
+	}
+	return errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
+}
+
+// paneExited is the answer of a wait whose pane went away.
+func paneExited(pane string) error {
+	return errorf(KindNotFound, "pane %s exited while waiting", pane)
+}
