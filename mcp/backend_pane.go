@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,13 +15,21 @@ import (
 
 // SendKeys sends text or key names to a pane.
 func (b *TmuxBackend) SendKeys(ctx context.Context, in SendKeysIn) (Message, error) {
-	args := session.SendKeysArgs{Enter: in.Enter, Literal: in.Literal, SuppressHistory: in.SuppressHistory}
+	args := session.SendKeysArgs{Enter: in.Enter, Literal: in.Literal, SuppressHistory: in.SuppressHistory, DriveMode: in.DriveMode}
 	if in.Keys.IsList {
 		args.KeyList = in.Keys.Keys
 	} else if len(in.Keys.Keys) > 0 {
 		args.Keys = in.Keys.Keys[0]
 	}
-	id, err := b.server(in.Socket).SendKeys(ctx, paneRef(in.PaneTarget), args)
+	srv := b.server(in.Socket)
+	if n := len(args.KeyList); in.Keys.IsList && in.PaceMs > 0 && (n > 1 || n == 1 && in.Enter) {
+		p, err := srv.PressKeys(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
+		if err != nil {
+			return Message{}, err
+		}
+		return Message{Result: pressedMessage(p, in.PaceMs)}, nil
+	}
+	id, err := srv.SendKeys(ctx, paneRef(in.PaneTarget), args)
 	if err != nil {
 		return Message{}, err
 	}
@@ -29,6 +38,20 @@ func (b *TmuxBackend) SendKeys(ctx context.Context, in SendKeysIn) (Message, err
 		return Message{Result: "Keys sent to pane " + id + ", then Enter"}, nil
 	}
 	return Message{Result: "Keys sent to pane " + id + " (no Enter)"}, nil
+}
+
+// pressedMessage tells what keys pressed one at a time drew: the keys the
+// program did not react to within the pace, by position and name.
+func pressedMessage(p session.Pressed, paceMs int) string {
+	msg := fmt.Sprintf("%d keys pressed one at a time in pane %s", len(p.Keys), p.PaneID)
+	if len(p.Silent) == 0 {
+		return msg + "; the pane printed after each"
+	}
+	quiet := make([]string, len(p.Silent))
+	for i, k := range p.Silent {
+		quiet[i] = fmt.Sprintf("%d (%q)", k+1, p.Keys[k])
+	}
+	return msg + fmt.Sprintf("; no output within %d ms after key %s", paceMs, strings.Join(quiet, ", "))
 }
 
 // SendKeysBatch sends several inputs in order, as few lines as tmux allows.
@@ -42,7 +65,7 @@ func (b *TmuxBackend) SendKeysBatch(ctx context.Context, in SendKeysBatchIn) (Se
 	for i, op := range in.Operations {
 		ops[i] = session.SendKeysOp{
 			Ref:          session.PaneRef{PaneID: op.PaneID, WindowID: op.WindowID, SessionID: op.SessionID, SessionName: op.SessionName},
-			SendKeysArgs: session.SendKeysArgs{Keys: op.Keys, Enter: op.Enter, Literal: op.Literal, SuppressHistory: op.SuppressHistory},
+			SendKeysArgs: session.SendKeysArgs{Keys: op.Keys, Enter: op.Enter, Literal: op.Literal, SuppressHistory: op.SuppressHistory, DriveMode: op.DriveMode},
 		}
 	}
 	outs, stopped := b.server(in.Socket).SendKeysBatch(ctx, ops, in.OnError != "continue")

@@ -64,7 +64,7 @@ func TestSendKeys(t *testing.T) {
 		// A list: key names and texts pressed in order; the string form
 		// of the same words types them.
 		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []any{"a", "Space", "b", "BSpace", "c", "Enter"}, "enter": false}, &out)
-		if out.Result != "Keys sent to pane "+pane+" (no Enter)" {
+		if out.Result != "6 keys pressed one at a time in pane "+pane+"; the pane printed after each" {
 			t.Fatalf("got %q", out.Result)
 		}
 		paneTestWait(t, env, pane, "a c\na c")

@@ -223,6 +223,7 @@ var remedyWords = map[session.Remedy]string{
 	session.RemedySession:         "name a session_name or session_id",
 	session.RemedyRespawn:         "respawn_pane",
 	session.RemedyLeaveMode:       "exit_copy_mode",
+	session.RemedyDriveMode:       "exit_copy_mode, or drive_mode=true",
 	session.RemedyInterrupt:       `send_keys keys="C-c" enter=false`,
 	session.RemedyWaitOrInterrupt: `wait_for_text, or send_keys keys="C-c" enter=false`,
 	session.RemedyLookOrInterrupt: `capture_pane, or send_keys keys="C-c" enter=false`,

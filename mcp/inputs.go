@@ -248,11 +248,13 @@ type (
 	}
 	// SendKeysIn is the input of send_keys.
 	SendKeysIn struct {
-		Keys KeyList `json:"keys" jsonschema:"A string: one tmux key name (C-c, Escape, Up, F1) or else text typed as it is, so \"Escape :wq\" types those words. A list: key names and texts pressed in order, e.g. [\"Escape\", \":wq\"]."`
+		Keys KeyList `json:"keys" jsonschema:"One tmux key name (C-c, Escape, Up) or else text as typed (\"Escape :wq\" types those words). A list: key names and texts, pressed one at a time, each after the program reacted."`
 		PaneTarget
-		Enter           bool `json:"enter,omitempty" jsonschema:"Press Enter after the keys, also after a key name such as C-c: false to send the keys alone." mcp:"default=true"`
+		Enter           bool `json:"enter,omitempty" jsonschema:"Press Enter after the keys (also after C-c); false: the keys alone." mcp:"default=true"`
 		Literal         bool `json:"literal,omitempty" jsonschema:"Send keys as text, without key-name lookup." mcp:"default=false"`
 		SuppressHistory bool `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history." mcp:"default=false"`
+		DriveMode       bool `json:"drive_mode,omitempty" jsonschema:"Send even in copy or another tmux mode, to drive it (else refused)." mcp:"default=false"`
+		PaceMs          int  `json:"pace_ms,omitempty" jsonschema:"A list: the most ms to wait for a reaction to each key; 0 sends all at once." mcp:"min=0;max=10000;default=250"`
 		Socket
 	}
 	// SendKeysOperation is one input of send_keys_batch.
@@ -265,6 +267,7 @@ type (
 		Enter           bool   `json:"enter,omitempty" jsonschema:"Press Enter after the keys." mcp:"default=true"`
 		Literal         bool   `json:"literal,omitempty" jsonschema:"Send keys as text." mcp:"default=false"`
 		SuppressHistory bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space." mcp:"default=false"`
+		DriveMode       bool   `json:"drive_mode,omitempty" jsonschema:"Send also in a tmux mode." mcp:"default=false"`
 	}
 	// SendKeysBatchIn is the input of send_keys_batch.
 	SendKeysBatchIn struct {
@@ -374,7 +377,7 @@ type (
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
 		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads while the pane prints." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
-		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, its echo left out (default after input); start: after the wait starts; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
+		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, echo left out (default after input); start: from now; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
 		Socket
 	}
 	// WaitForContentChangeIn is the input of wait_for_content_change.

@@ -256,7 +256,7 @@ func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
 	ctx := context.Background()
 	fx.NewSession(b, "keys", "cat")
 	pane := paneOf(b, s, "keys")
-	if _, waiting := (SendKeysArgs{Keys: "git tag", Literal: true}).commands(pane, s.link.modeKeys()); s.release().bindsPanePrompts() && len(waiting) == 0 {
+	if _, refused := (SendKeysArgs{Keys: "git tag", Literal: true}).commands(pane, mustGuard(b, s)); s.release().bindsPanePrompts() && len(refused.waiting) == 0 {
 		b.Fatal("tmux 3.8 and later: git tag is not guarded")
 	}
 	send := func(text string) time.Duration {
@@ -277,4 +277,12 @@ func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
 	b.ReportMetric(float64(p.Microseconds()), "plain-median-µs")
 	b.ReportMetric(float64(g.Microseconds()), "guarded-median-µs")
 	b.ReportMetric(float64(g)/float64(p), "guarded/plain")
+}
+
+func mustGuard(b *testing.B, s *Server) keyGuard {
+	g, err := s.guardFor(context.Background(), true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
 }

@@ -83,6 +83,9 @@ const (
 	RemedyRespawn
 	// RemedyLeaveMode: take the pane out of copy or view mode.
 	RemedyLeaveMode
+	// RemedyDriveMode: take the pane out of its mode, or send the keys
+	// as meant for the mode.
+	RemedyDriveMode
 	// RemedyInterrupt: send C-c with no Enter after it, which discards the
 	// shell's pending input or stops its program.
 	RemedyInterrupt

@@ -94,53 +94,149 @@ func (s *Server) readModeKeys(ctx context.Context, c *controlmode.Conn) *modekey
 	return modekeys.Parse(read("copy-mode"), read("copy-mode-vi"))
 }
 
+// Keys for a pane in a mode.
+//
+// Keys sent to a pane in copy mode (or another mode: choose-tree, clock)
+// drive the mode, not the program in the pane, which is not what a call
+// that types into a program means. So keys are refused when the pane is
+// in a mode, unless the call says it means to drive the mode. From 3.4
+// tmux decides it as the keys arrive (-N with a format); before, one look
+// at the pane comes first, and a mode entered in between is missed.
+
+// A keyGuard is what send-keys must refuse, decided by tmux when the keys
+// arrive: a pane in any mode (anyMode, for keys not meant for one), and
+// from 3.8 the keys whose copy-mode binding opens a waiting pane prompt.
+type keyGuard struct {
+	table   *modekeys.Table
+	anyMode bool
+}
+
+// guardFor returns the guard of keys sent by a call that means to drive
+// the pane's mode (drive), or does not. It connects first: the guard
+// depends on the server's release.
+func (s *Server) guardFor(ctx context.Context, drive bool) (keyGuard, error) {
+	guard, err := s.guards(ctx)
+	if err != nil {
+		return keyGuard{}, err
+	}
+	return guard(drive), nil
+}
+
+// guards is guardFor for calls of both kinds, with one connect.
+func (s *Server) guards(ctx context.Context) (func(drive bool) keyGuard, error) {
+	if _, err := s.link.connect(ctx); err != nil {
+		return nil, err
+	}
+	table, anyMode := s.link.modeKeys(), s.release().expandsRepeatCount()
+	return func(drive bool) keyGuard { return keyGuard{table: table, anyMode: anyMode && !drive} }, nil
+}
+
+// guarded is what a guard made tmux refuse: keys for a pane in any mode,
+// or in copy mode the keys waiting names.
+type guarded struct {
+	anyMode bool
+	waiting []string
+}
+
+func (g guarded) join(o guarded) guarded {
+	return guarded{anyMode: g.anyMode || o.anyMode, waiting: append(g.waiting, o.waiting...)}
+}
+
 // sendKeysCommand is send-keys of args to target (-l with literal), with
-// the guard that refuses them in copy mode if one of them opens a waiting
-// prompt there; waiting names those keys.
-func sendKeysCommand(target string, literal bool, args []string, keys *modekeys.Table) (cmd controlmode.Command, waiting []string) {
+// the guard g as its -N repeat count; refused says what it refuses.
+func sendKeysCommand(target string, literal bool, args []string, g keyGuard) (cmd controlmode.Command, refused guarded) {
 	flags := []string{"-t", target}
 	if literal {
 		flags = append(flags, "-l")
 	}
-	if keys != nil {
+	switch {
+	case g.anyMode:
+		flags = append(flags, "-N", "#{?pane_in_mode,0,1}")
+		refused.anyMode = true
+	case g.table != nil:
 		var all []string
 		for _, a := range args {
 			all = append(all, modekeys.Keys(a, literal, isKeyName(a))...)
 		}
 		var count string
-		if count, waiting = keys.Guard(all); count != "" {
+		if count, refused.waiting = g.table.Guard(all); count != "" {
 			flags = append(flags, "-N", count)
 		}
 	}
-	return controlmode.NewCommand("send-keys", flags...).Text(args...), waiting
+	return controlmode.NewCommand("send-keys", flags...).Text(args...), refused
+}
+
+// refuseInModeFirst refuses keys not meant for a mode when pane (a pane
+// id or target) is in one, by a look before they are sent: for tmux
+// before 3.4, where the guard cannot tell. It returns nil at once on later
+// releases, or when drive is set.
+func (s *Server) refuseInModeFirst(ctx context.Context, drive bool, pane string) error {
+	if drive || s.release().expandsRepeatCount() {
+		return nil
+	}
+	_, err := s.firstInMode(ctx, []string{pane})
+	return err
+}
+
+// firstInMode looks at panes in one round trip and returns the index of
+// the first in a mode, and its refusal; -1 and nil if none is (or the look
+// failed: the send that follows answers for a missing pane).
+func (s *Server) firstInMode(ctx context.Context, panes []string) (int, error) {
+	cmds := make([]controlmode.Command, len(panes))
+	for i, p := range panes {
+		cmds[i] = controlmode.NewCommand("display-message", "-p", "-t", p, "#{pane_id} #{pane_mode}")
+	}
+	rs, err := s.exec(ctx, cmds...)
+	if err != nil {
+		return -1, nil
+	}
+	for i, r := range rs {
+		if id, mode, _ := strings.Cut(strings.Join(r.Lines, ""), " "); mode != "" {
+			return i, inModeError(id, mode)
+		}
+	}
+	return -1, nil
+}
+
+// inModeError is the refusal of keys not meant for the mode pane is in.
+func inModeError(pane, mode string) error {
+	return errorf(KindRefused, "pane %s is in %s: keys sent now would drive the mode, not the program in the pane; nothing was sent. "+
+		"Leave the mode first, or send the keys as meant for the mode", pane, mode).fix(RemedyDriveMode)
 }
 
 // refusedInMode turns the error of keys refused by their guard into the
 // answer to give, naming the pane's mode as tmux reads it now (one round
 // trip, only after a refusal); other errors, and errors of unguarded keys,
-// pass. again reports that the pane is in no copy-table mode any more (it
-// was left in between): nothing was sent, and the keys may be sent again.
-func (s *Server) refusedInMode(ctx context.Context, err error, pane string, waiting []string) (again bool, _ error) {
-	// The guard expands to 0 in a copy-table mode, which tmux refuses as
-	// "repeat count too small"; any other failure is tmux's own answer.
+// pass. again reports that the pane is in no mode the guard refuses any
+// more (it was left in between): nothing was sent, and the keys may be
+// sent again.
+func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refused guarded) (again bool, _ error) {
+	// The guard expands to 0 in a mode it refuses, which tmux answers
+	// with "repeat count too small"; any other failure is tmux's own.
 	var ce *controlmode.CommandError
-	if len(waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count too small") {
+	if !refused.anyMode && len(refused.waiting) == 0 || !errors.As(err, &ce) || !strings.Contains(ce.Msg, "repeat count too small") {
 		return false, err
 	}
 	mode := "copy or view mode"
 	if rs, merr := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}")); merr == nil {
-		switch m := strings.Join(rs[0].Lines, ""); m {
-		case "copy-mode", "view-mode":
+		m := strings.Join(rs[0].Lines, "")
+		switch {
+		case refused.anyMode && m != "":
+			return false, inModeError(pane, m)
+		case m == "copy-mode" || m == "view-mode":
 			mode = m
 		default:
-			s.opts.Logger.Info("keys refused in copy mode, and the pane is not in it now", "pane", pane, "mode", m)
-			return true, errorf(KindRefused, "pane %s left copy mode while the keys were checked; nothing was sent: send them again", pane)
+			s.opts.Logger.Info("keys refused in a mode, and the pane is not in it now", "pane", pane, "mode", m)
+			return true, errorf(KindRefused, "pane %s left its mode while the keys were checked; nothing was sent: send them again", pane)
 		}
+	}
+	if refused.anyMode {
+		return false, inModeError(pane, mode)
 	}
 	return false, errorf(KindRefused,
 		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(waiting), s.release().version).fix(RemedyLeaveMode)
+		pane, mode, quotedList(refused.waiting), s.release().version).fix(RemedyLeaveMode)
 }
 
 // quotedList is keys as "a", "b" and "c".
@@ -161,4 +257,28 @@ func paneName(id, target string) string {
 		return id
 	}
 	return target
+}
+
+// batchInMode is firstInMode for the ops of a batch line whose targets
+// are targets, before 3.4: the index of the first op not meant for a mode
+// whose pane is in one, and its refusal.
+func (s *Server) batchInMode(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
+	if s.release().expandsRepeatCount() {
+		return -1, nil
+	}
+	var look []string
+	var at []int
+	for k, op := range ops[:len(targets)] {
+		if !op.DriveMode {
+			look, at = append(look, targets[k]), append(at, k)
+		}
+	}
+	if len(look) == 0 {
+		return -1, nil
+	}
+	k, err := s.firstInMode(ctx, look)
+	if k < 0 {
+		return -1, nil
+	}
+	return at[k], err
 }

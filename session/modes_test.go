@@ -85,7 +85,24 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 				SendKeysArgs{Keys: "got it :/?", Literal: true},  // literal text goes the same way
 				SendKeysArgs{Keys: "g", Enter: true},             // and Enter after it
 				SendKeysArgs{Keys: "M-1", SuppressHistory: true}) // a space first
+			// Keys not meant for the mode are refused in it, whatever
+			// they are, on every release; nothing is sent (q would leave
+			// copy mode).
+			for _, a := range []SendKeysArgs{{Keys: "q"}, {KeyList: []string{"x", "q"}, Enter: true}} {
+				err := call(t, "send_keys "+a.Keys, func(ctx context.Context) error {
+					_, err := s.SendKeys(ctx, ref, a)
+					return err
+				})
+				var e *Error
+				if !errors.As(err, &e) || e.Kind != KindRefused || e.Remedy != RemedyDriveMode || e.Written || !strings.Contains(e.Msg, mode.want) {
+					t.Errorf("send_keys %q %q not meant for %s: got %v; want refused, nothing written, naming the mode", a.Keys, a.KeyList, mode.want, err)
+				}
+				if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}"); got != mode.want {
+					t.Fatalf("after a refused send_keys the pane is in %q, want %q", got, mode.want)
+				}
+			}
 			for _, a := range sends {
+				a.DriveMode = true
 				err := call(t, "send_keys "+a.Keys, func(ctx context.Context) error {
 					_, err := s.SendKeys(ctx, ref, a)
 					return err
@@ -115,7 +132,7 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 					enter(t)
 				}
 				err := call(t, "send_keys q g", func(ctx context.Context) error {
-					_, err := s.SendKeys(ctx, ref, SendKeysArgs{KeyList: []string{"q", "f"}})
+					_, err := s.SendKeys(ctx, ref, SendKeysArgs{KeyList: []string{"q", "f"}, DriveMode: true})
 					return err
 				})
 				if err == nil || fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
-	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
@@ -36,12 +35,15 @@ type SendKeysArgs struct {
 	// SuppressHistory prefixes a space, which shells configured with
 	// HISTCONTROL=ignorespace leave out of their history.
 	SuppressHistory bool
+	// DriveMode sends the keys also when the pane is in a mode (copy mode,
+	// choose-tree), where they drive the mode; without it, keys for a pane
+	// in a mode are refused and nothing is sent.
+	DriveMode bool
 }
 
-// commands returns the send-keys commands for target, guarded by keys (see
-// sendKeysCommand), and the keys that would open a waiting prompt in copy
-// mode.
-func (a SendKeysArgs) commands(target string, keys *modekeys.Table) (cmds []controlmode.Command, waiting []string) {
+// commands returns the send-keys commands for target, guarded by g (see
+// sendKeysCommand), and what the guard refuses.
+func (a SendKeysArgs) commands(target string, g keyGuard) (cmds []controlmode.Command, refused guarded) {
 	args := []string{a.Keys}
 	if a.KeyList != nil {
 		args = slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
@@ -54,14 +56,14 @@ func (a SendKeysArgs) commands(target string, keys *modekeys.Table) (cmds []cont
 		}
 	}
 	if len(args) > 1 || len(args) == 1 && args[0] != "" {
-		cmd, w := sendKeysCommand(target, a.Literal, args, keys)
-		cmds, waiting = append(cmds, cmd), w
+		cmd, r := sendKeysCommand(target, a.Literal, args, g)
+		cmds, refused = append(cmds, cmd), r
 	}
 	if a.Enter {
-		cmd, w := sendKeysCommand(target, false, []string{"Enter"}, keys)
-		cmds, waiting = append(cmds, cmd), append(waiting, w...)
+		cmd, r := sendKeysCommand(target, false, []string{"Enter"}, g)
+		cmds, refused = append(cmds, cmd), refused.join(r)
 	}
-	return cmds, waiting
+	return cmds, refused
 }
 
 // SendKeys sends keys to the pane ref names and returns its id.
@@ -70,8 +72,15 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
+	guard, err := s.guardFor(ctx, a.DriveMode)
+	if err != nil {
+		return "", err
+	}
+	if err := s.refuseInModeFirst(ctx, a.DriveMode, t); err != nil {
+		return "", err
+	}
 	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
-	sends, waiting := a.commands(t, s.link.modeKeys())
+	sends, refused := a.commands(t, guard)
 	cmds := append([]controlmode.Command{markCommand(t)}, sends...)
 	send := func() (string, panestream.GridMark, error) {
 		rs, err := s.exec(ctx, cmds...)
@@ -86,12 +95,12 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	}
 	id, mark, err := send()
 	if err != nil {
-		again, rerr := s.refusedInMode(ctx, err, paneName(id, t), waiting)
+		again, rerr := s.refusedInMode(ctx, err, paneName(id, t), refused)
 		if !again {
 			return id, rerr
 		}
 		if id, mark, err = send(); err != nil {
-			_, err = s.refusedInMode(ctx, err, paneName(id, t), waiting)
+			_, err = s.refusedInMode(ctx, err, paneName(id, t), refused)
 			return id, err
 		}
 	}
@@ -143,6 +152,15 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		outs = append(outs, SendKeysOutcome{Err: err})
 		return stopOnError
 	}
+	guardFor, err := s.guards(ctx)
+	if err != nil {
+		for i := range ops {
+			if fail(err) {
+				return outs, i
+			}
+		}
+		return outs, -1
+	}
 	for i := 0; i < len(ops); {
 		if _, err := paneTarget(ops[i].Ref); err != nil {
 			if fail(err) {
@@ -151,7 +169,18 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 			i++
 			continue
 		}
-		b := packBatch(ops, i, s.link.modeKeys())
+		b := packBatch(ops, i, guardFor)
+		// Before 3.4, an op for a pane in a mode ends the line before it,
+		// and fails on its own.
+		if k, err := s.batchInMode(ctx, ops[i:b.end], b.targets); k == 0 {
+			if fail(err) {
+				return outs, i
+			}
+			i++
+			continue
+		} else if k > 0 {
+			b = packBatch(ops[:i+k], i, guardFor)
+		}
 		start := time.Now()
 		ins := make([]inputTo, len(b.targets))
 		for k, tk := range b.targets {
@@ -195,13 +224,13 @@ type batchLine struct {
 	cmds    []controlmode.Command
 	firsts  []int // index in cmds of each op's markCommand
 	targets []string
-	waiting [][]string // of each op, the keys its guard refuses in copy mode
-	end     int        // the index in ops after the last op on the line
+	refused []guarded // of each op, what its guard refuses
+	end     int       // the index in ops after the last op on the line
 }
 
 // packBatch packs the ops from ops[start] on, up to the first without a
 // target or the line cap, onto one line.
-func packBatch(ops []SendKeysOp, start int, keys *modekeys.Table) batchLine {
+func packBatch(ops []SendKeysOp, start int, guard func(drive bool) keyGuard) batchLine {
 	var b batchLine
 	size := 0
 	b.end = start
@@ -210,7 +239,7 @@ func packBatch(ops []SendKeysOp, start int, keys *modekeys.Table) batchLine {
 		if err != nil {
 			break
 		}
-		sends, w := ops[b.end].commands(t, keys)
+		sends, r := ops[b.end].commands(t, guard(ops[b.end].DriveMode))
 		add := append([]controlmode.Command{markCommand(t)}, sends...)
 		n := 0
 		for _, c := range add {
@@ -222,7 +251,7 @@ func packBatch(ops []SendKeysOp, start int, keys *modekeys.Table) batchLine {
 		size += n
 		b.firsts = append(b.firsts, len(b.cmds))
 		b.targets = append(b.targets, t)
-		b.waiting = append(b.waiting, w)
+		b.refused = append(b.refused, r)
 		b.cmds = append(b.cmds, add...)
 	}
 	return b
@@ -245,7 +274,7 @@ func (s *Server) batchOutcome(ctx context.Context, pre inputStart, op SendKeysOp
 		if err == nil {
 			out.PaneID = id
 		}
-		_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.waiting[k])
+		_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.refused[k])
 		return out
 	}
 	id, mark, _ := markOf(rs[first], b.targets[k])

@@ -148,6 +148,12 @@ func (s *Server) checkName(ctx context.Context, what, name string) error {
 // person whatever prompt the client holds: from 3.8 (see modes.go).
 func (r release) bindsPanePrompts() bool { return r.atLeast(3, 8) }
 
+// expandsRepeatCount reports whether send-keys expands formats in its -N
+// repeat count, which lets tmux itself refuse keys for a pane in a mode
+// when they arrive (#{?pane_in_mode,0,1}): from 3.4. Before, the pane's
+// mode is looked at in a round trip of its own first.
+func (r release) expandsRepeatCount() bool { return r.atLeast(3, 4) }
+
 // knowsLastOutput reports whether tmux keeps when a pane last printed
 // (#{pane_last_output_time}, whole seconds): from 3.8.
 func (r release) knowsLastOutput() bool { return r.atLeast(3, 8) }

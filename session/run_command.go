@@ -296,12 +296,18 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 		start: start, from: cursor, cancel: cancel, done: make(chan struct{}),
 		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
-	keys := s.link.modeKeys()
-	typeLine, waiting := sendKeysCommand(pane, true, []string{line}, keys)
-	enter, w := sendKeysCommand(pane, false, []string{"Enter"}, keys)
+	// A person may put the pane in copy mode after the look: tmux refuses
+	// the line then (3.4 and later).
+	guard, err := s.guardFor(ctx, false)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	typeLine, refused := sendKeysCommand(pane, true, []string{line}, guard)
+	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
 	if _, err := s.exec(ctx, typeLine, enter); err != nil {
 		cancel()
-		_, err = s.refusedInMode(ctx, err, pane, append(waiting, w...))
+		_, err = s.refusedInMode(ctx, err, pane, refused.join(r))
 		return nil, err
 	}
 	s.noteInput(pre, pane, line, true, panestream.GridMark{})

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -235,4 +237,52 @@ func TestReplayClaudeOutput(t *testing.T) {
 	if strings.Contains(screen, "esc to interrupt") {
 		t.Errorf("the pane still shows the busy footer:\n%s", screen)
 	}
+}
+
+// TestAgentCLIMenu answers Claude Code's folder-trust question with a key list, as an
+// agent navigates a menu: Down, then Enter, pressed one at a time (each once the CLI
+// has redrawn), picks the second item, "Yes, I trust this folder"; the CLI records the
+// trust in its config and comes to its prompt.
+func TestAgentCLIMenu(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, nil)
+	env := agentcli.Prepare(t, agentcli.Claude, api, &agentcli.Options{AskTrust: true})
+	c, _, pane := workflow(t)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	c.waitScreen(t, pane, "the trust question", api, "screen", 90, []string{`^\s*❯ No, exit$`})
+	c.waitScreen(t, pane, "the trust question's second item", api, "screen", 10, []string{`^\s*Yes, I trust this folder$`})
+	// Drawn is not ready: keys that come while the CLI is still starting are lost.
+	// The CLI is done starting once it has printed nothing for a moment.
+	var q struct {
+		Quiet bool `json:"quiet"`
+	}
+	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
+	if !q.Quiet {
+		t.Fatalf("claude never went quiet at its trust question:\n%s", c.screen(t, pane))
+	}
+	var m struct{ Result string }
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []string{"Down", "Enter"}, "enter": false}, &m)
+	if m.Result != "2 keys pressed one at a time in pane "+pane+"; the pane printed after each" {
+		t.Errorf("send_keys Down Enter: got %q", m.Result)
+	} else {
+		t.Logf("send_keys Down Enter: %s", m.Result)
+	}
+	c.waitScreen(t, pane, "claude ready after the trust question", api, "screen", 60, []string{agentcli.Screens[agentcli.Claude].Ready})
+	config, err := os.ReadFile(filepath.Join(env.Home, ".claude.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Projects map[string]struct {
+			Trusted bool `json:"hasTrustDialogAccepted"`
+		} `json:"projects"`
+	}
+	if err := json.Unmarshal(config, &cfg); err != nil || !cfg.Projects[env.Dir].Trusted {
+		t.Fatalf("after Down, Enter: the project is not trusted (%v); the config holds:\n%s", err, config)
+	}
+	c.typeText(t, pane, agentcli.Screens[agentcli.Claude].Quit, api)
+	c.enterUntil(t, pane, "the shell's prompt after claude", api, prompt)
 }

@@ -90,29 +90,42 @@ func TestCopyModeWorkflow(t *testing.T) {
 		}
 	}
 
-	// keys sends keys that a default copy-mode binding would answer with a
-	// prompt. Before 3.8 the prompt cannot open (tmux-mcp's client holds
-	// one) and the call succeeds; from 3.8 the prompt would open in the
-	// pane and hold the client until a person answers, so tmux refuses the
-	// keys and the answer says how to leave the mode.
-	panePrompts := fx.AtLeast(t, 3, 8)
-	keys := func(t *testing.T, args map[string]any) {
+	// refused calls send_keys and checks it was refused with nothing sent,
+	// the answer naming want, and the pane still in copy mode.
+	refused := func(t *testing.T, args map[string]any, want string) {
 		t.Helper()
-		if !panePrompts {
-			call(t, "send_keys", args, nil)
-			return
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 		defer cancel()
 		res, err := c.cs.CallTool(ctx, &sdk.CallToolParams{Name: "send_keys", Arguments: args})
 		if err != nil {
 			t.Fatalf("send_keys %v: no answer (%v): the control client is stalled", args, err)
 		}
-		if text := textOf(res); !res.IsError || !strings.Contains(text, "nothing was sent") || !strings.Contains(text, "exit_copy_mode") ||
+		if text := textOf(res); !res.IsError || !strings.Contains(text, "nothing was sent") || !strings.Contains(text, want) ||
 			!regexp.MustCompile(`"effects":\s*"none"`).MatchString(text) {
-			t.Fatalf("send_keys %v: got %s; want refused, nothing sent, with how to leave copy mode", args, text)
+			t.Fatalf("send_keys %v: got %s; want refused, nothing sent, naming %s", args, text, want)
 		}
 		inMode(t, "copy-mode")
+	}
+	// keys sends keys to a pane in copy mode. Not meant for the mode, they
+	// are refused on every release. Meant for it (drive_mode), keys that a
+	// default copy-mode binding answers with a prompt: before 3.8 the
+	// prompt cannot open (tmux-mcp's client holds one) and the call
+	// succeeds; from 3.8 the prompt would open in the pane and hold the
+	// client until a person answers, so tmux refuses the keys and the
+	// answer says how to leave the mode.
+	panePrompts := fx.AtLeast(t, 3, 8)
+	keys := func(t *testing.T, args map[string]any) {
+		t.Helper()
+		refused(t, args, "drive_mode=true")
+		driven := map[string]any{"drive_mode": true}
+		for k, v := range args {
+			driven[k] = v
+		}
+		if !panePrompts {
+			call(t, "send_keys", driven, nil)
+			return
+		}
+		refused(t, driven, "exit_copy_mode")
 	}
 	t.Run("agent in copy mode", func(t *testing.T) {
 		call(t, "enter_copy_mode", with("scroll_up", 1), nil)

@@ -1,0 +1,124 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
+
+// Keys pressed as a person presses them.
+//
+// send-keys with several keys writes them to the pane's terminal at once,
+// and a program reads them in one read: a TUI that handles a burst
+// differently from separate presses (Claude Code's folder-trust dialog
+// took "Down Enter" as Enter on the first item) does the wrong thing. So a
+// key list can be pressed one key at a time, the next once the program
+// has reacted to the last.
+
+// keySettle is how long a program that reacted to a key must print
+// nothing before the next key is pressed: it has finished drawing.
+const keySettle = 30 * time.Millisecond
+
+// Pressed is what became of the keys of [Server.PressKeys].
+type Pressed struct {
+	PaneID string
+	Keys   []string // the keys pressed, in order, Enter included
+	// Silent holds the indexes into Keys of the keys after which the pane
+	// printed nothing within the pace: the program did not react (or not
+	// yet).
+	Silent []int
+}
+
+// PressKeys presses a's key list (then Enter, if a.Enter) one key at a
+// time. After each key it waits for the pane's program to react: its
+// first output, then keySettle without output, all within pace; with no
+// output by pace the key drew no reaction, and the next is pressed. Each
+// key goes as [Server.SendKeys] sends it, mode guard included. A failure
+// after some keys were pressed says how many.
+func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
+	if a.KeyList == nil {
+		keys = []string{a.Keys}
+	}
+	if a.SuppressHistory && len(keys) > 0 {
+		if a.Literal {
+			keys[0] = " " + keys[0]
+		} else {
+			keys = append([]string{"Space"}, keys...)
+		}
+	}
+	pane, err := s.ResolvePane(ctx, ref)
+	if err != nil {
+		return Pressed{}, err
+	}
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return Pressed{}, err
+	}
+	defer release()
+	all := len(keys)
+	if a.Enter {
+		all++
+	}
+	res := Pressed{PaneID: pane}
+	for i := range all {
+		one := SendKeysArgs{DriveMode: a.DriveMode}
+		if i < len(keys) {
+			one.KeyList, one.Literal = keys[i:i+1], a.Literal
+		} else {
+			one.KeyList = []string{"Enter"}
+		}
+		from, _ := st.Position()
+		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
+			return res, pressedThen(i, all, err)
+		}
+		res.Keys = append(res.Keys, one.KeyList[0])
+		if !awaitReaction(ctx, st, from, pace) {
+			res.Silent = append(res.Silent, i)
+		}
+	}
+	return res, nil
+}
+
+// awaitReaction waits, for at most pace, until the pane has printed after
+// from and then keySettle passed without output. It reports whether the
+// pane printed (or went away).
+func awaitReaction(ctx context.Context, st *panestream.Stream, from int64, pace time.Duration) bool {
+	pctx, cancel := context.WithTimeout(ctx, pace)
+	defer cancel()
+	reacted := false
+	for {
+		wait, stop := pctx, context.CancelFunc(func() {})
+		if reacted {
+			wait, stop = context.WithTimeout(pctx, keySettle)
+		}
+		err := st.Wait(wait, from)
+		stop()
+		if err != nil {
+			return reacted
+		}
+		r := st.Read(from)
+		if r.Gone || r.ConnLost {
+			return true
+		}
+		reacted = reacted || r.Next > from
+		from = r.Next
+	}
+}
+
+// pressedThen is the failure of key i of n pressed one at a time: the
+// keys before it were pressed.
+func pressedThen(i, n int, err error) error {
+	var e *Error
+	if i == 0 || !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Msg = fmt.Sprintf("the first %d of %d keys were pressed, then the next failed: %s", i, n, e.Msg)
+	c.Written = true
+	return &c
+}
