@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -290,16 +289,9 @@ func TestRunCommandSlowShell(t *testing.T) {
 func TestRunCommandShellNotReady(t *testing.T) {
 	fixtures.NeedProgram(t, "bash")
 	fx, s := newTestServer(t)
+	// bash reads its rc file for 3 s, with no child, drawing nothing.
+	rc := fixtures.SlowBashRC(t)
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rc := filepath.Join(dir, "rc")
-	// read -t on a fifo opened both ways blocks, with no child, for 3 s.
-	if err := os.WriteFile(rc, []byte("read -t 3 <> "+fifo+"\nPS1='$ '\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	fx.NewSession(t, "starting", "bash", "--rcfile", rc)
 	pane := paneOf(t, s, "starting")
 	ran := filepath.Join(dir, "ran")
