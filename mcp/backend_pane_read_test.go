@@ -274,17 +274,20 @@ func TestSearchPanes(t *testing.T) {
 
 func TestGetPaneInfo(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
-		// Two arguments, so tmux execs cat itself: no moment in which the
-		// pane's command is still sh.
+		// Two arguments, so tmux execs the program itself: no moment in
+		// which the pane's command is sh. tmux's own child is named tmux
+		// until the exec, so the program says when it runs (seen in CI:
+		// pane_current_command "tmux").
 		sid, pane := paneTestSession(t, env, "info", "cat", "-u")
-		right := paneTestSplit(t, env, pane, "-h", "cat", "-u")
+		right := paneTestSplit(t, env, pane, "-h", "awk", `BEGIN { print "awk-runs"; fflush() } { print }`)
+		paneTestWait(t, env, right, "awk-runs")
 
 		var p PaneInfo
 		env.ok(t, "get_pane_info", map[string]any{"pane_id": right}, &p)
 		want := env.fx.Tmux(t, "display-message", "-p", "-t", right,
 			"#{pane_id} #{pane_index} #{pane_width} #{pane_height} #{pane_left} #{pane_tty} #{pane_pid} #{pane_active} #{window_id} #{session_id}")
 		got := strings.Join([]string{p.PaneID, p.PaneIndex, p.PaneWidth, p.PaneHeight, strconv.Itoa(*p.PaneLeft), p.PaneTTY, p.PanePID, p.PaneActive, p.WindowID, p.SessionID}, " ")
-		if got != want || p.PaneCurrentCommand != "cat" || p.PaneAtLeft == nil || *p.PaneAtLeft || !*p.PaneAtRight {
+		if got != want || p.PaneCurrentCommand != "awk" || p.PaneAtLeft == nil || *p.PaneAtLeft || !*p.PaneAtRight {
 			t.Fatalf("got %q %+v, want %q", got, p, want)
 		}
 
