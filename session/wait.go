@@ -289,6 +289,17 @@ func pause(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// progressTicker returns a channel that ticks each second for a wait that
+// reports progress, and its stop; with no progress, a channel that never
+// ticks.
+func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
+	if progress == nil {
+		return nil, func() {}
+	}
+	t := time.NewTicker(time.Second)
+	return t.C, t.Stop
+}
+
 // waitStream waits for a change in st after cursor, calling progress on
 // each tick.
 func (s *Server) waitStream(ctx context.Context, st *panestream.Stream, cursor int64, tick <-chan time.Time, progress func(time.Duration), start time.Time) error {
@@ -436,12 +447,8 @@ func (q *quietWait) follow() (QuietResult, error) {
 		defer timer.Stop()
 		quietC = timer.C
 	}
-	var tick <-chan time.Time
-	if q.a.Progress != nil {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		tick = t.C
-	}
+	tick, stop := progressTicker(q.a.Progress)
+	defer stop()
 	for {
 		select {
 		case <-tick:

@@ -262,12 +262,8 @@ func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
 func (t *textWait) follow() (WaitResult, error) {
 	wctx, cancel := context.WithTimeout(t.ctx, t.a.Timeout)
 	defer cancel()
-	var tick <-chan time.Time
-	if t.a.Progress != nil {
-		tk := time.NewTicker(time.Second)
-		defer tk.Stop()
-		tick = tk.C
-	}
+	tick, stop := progressTicker(t.a.Progress)
+	defer stop()
 	for {
 		if err := t.s.waitStream(wctx, t.st, t.cursor, tick, t.a.Progress, t.start); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil {
