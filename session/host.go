@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
@@ -60,6 +61,10 @@ type Host interface {
 	// server on sock running cmd, for controlmode.Options.Argv; nil lets
 	// controlmode build it from the socket flags.
 	controlArgv(ctx context.Context, o *Options, sock Socket, cmd []string) ([]string, error)
+	// foreground returns the report of what the foreground program of the
+	// pane whose process is pid and whose terminal is tty is doing (see
+	// foregroundScript).
+	foreground(ctx context.Context, o *Options, pid, tty string) (string, error)
 	// Close ends what the host keeps open (the ssh connection). Servers
 	// of a closed host cannot connect again.
 	Close() error
@@ -140,6 +145,17 @@ func (localHost) preflight(o *Options, sock Socket) error {
 
 func (localHost) controlArgv(context.Context, *Options, Socket, []string) ([]string, error) {
 	return nil, nil
+}
+
+// foreground reads /proc in this process on Linux, and runs the script
+// elsewhere.
+func (localHost) foreground(ctx context.Context, o *Options, pid, tty string) (string, error) {
+	if runtime.GOOS == "linux" {
+		if out := collectProc(pid); out != "" {
+			return out, nil
+		}
+	}
+	return runForegroundScript(ctx, o, append([]string{"sh"}, foregroundArgs(pid, tty)...))
 }
 
 // hostOf returns the Host of o: this machine when o names none.

@@ -201,6 +201,16 @@ func (h *sshHost) spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]str
 	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
 }
 
+// foreground runs the script on that host, one session on the shared
+// connection.
+func (h *sshHost) foreground(ctx context.Context, o *Options, pid, tty string) (string, error) {
+	argv, err := h.command(ctx, "sh", foregroundArgs(pid, tty), oneShot)
+	if err != nil {
+		return "", err
+	}
+	return runForegroundScript(ctx, o, argv)
+}
+
 // path leaves p as it is: a path on that host, which this process cannot
 // resolve.
 func (h *sshHost) path(p string) (string, error) { return p, nil }

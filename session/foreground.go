@@ -1,0 +1,353 @@
+package session
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What the kernel tells of a pane's foreground program: whether it is
+// blocked reading the pane's terminal (a shell at its prompt, cat, a
+// REPL's input line), running, or sleeping on something else.
+//
+// The foreground process group is the terminal's (tpgid, field 8 of
+// /proc/PID/stat of the pane's process; ps -o tpgid on the BSDs and
+// macOS). Each thread of its processes is placed in one class:
+//
+//   - running: state R or D.
+//   - reading the terminal: on Linux, wchan n_tty_read (older kernels),
+//     or wait_woken in a read of a descriptor that is the pane's terminal
+//     (from /proc/PID/syscall; where that cannot be read, a process with
+//     no socket and no anon_inode descriptor, the other users of
+//     wait_woken), or select/pselect with one descriptor, 0, the pane's
+//     terminal (readline's wait: bash, python3's REPL, vi); on the BSDs
+//     and macOS, wchan ttyin (ttyraw, ttycan on NetBSD).
+//   - waiting on events: epoll, poll, select of several descriptors,
+//     kqueue, or a wait the kernel does not name: the program may be
+//     waiting for the terminal among other things, which no one can tell
+//     from outside (Node, Rust TUIs and other event loops).
+//   - neutral: waiting for a child, a futex, a signal.
+//   - anything else: sleeping on something that is not the terminal
+//     (sleep, a pipe, a socket).
+//
+// Any running thread makes the group not reading; else any thread reading
+// the terminal makes it reading; else a thread waiting on events makes it
+// unknown; else it is not reading.
+//
+// How it is read: on this machine under Linux, from /proc in this
+// process (a few files, tens of microseconds); elsewhere (ssh, the BSDs,
+// macOS) by foregroundScript, one shell run through the Host, which prints
+// what the same reading would. Not through the control channel: run-shell
+// without -b holds every later command of the channel for the shell's run,
+// and run-shell -b prints into the pane's view mode.
+
+// Foreground is what the kernel tells of a pane's foreground program.
+type Foreground struct {
+	// Known reports whether the kernel told; Reading is meaningful only
+	// then.
+	Known bool
+	// Reading reports whether the program is blocked reading the pane's
+	// terminal.
+	Reading bool
+	// Wchan is what the thread that decided waits in, as the kernel names
+	// it ("" when it runs).
+	Wchan string
+}
+
+// foregroundTimeout bounds one look at a pane's foreground program.
+const foregroundTimeout = 3 * time.Second
+
+// Foreground reports what the foreground program of the pane whose
+// process is pid and whose terminal is tty is doing, as far as the kernel
+// tells. It never fails: what cannot be read is not Known.
+func (s *Server) Foreground(ctx context.Context, pid, tty string) Foreground {
+	if _, err := strconv.Atoi(pid); err != nil || !strings.HasPrefix(tty, "/dev/") {
+		return Foreground{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, foregroundTimeout)
+	defer cancel()
+	report, err := s.host().foreground(ctx, s.opts, pid, tty)
+	if err != nil {
+		if l := s.opts.Logger; l != nil {
+			l.Debug("cannot read the foreground program", "pane_pid", pid, "err", err)
+		}
+		return Foreground{}
+	}
+	return classifyForeground(parseForeground(report), tty)
+}
+
+// runForegroundScript runs foregroundScript for the pane whose process is
+// pid on tty with argv's sh, and returns what it printed.
+func runForegroundScript(ctx context.Context, o *Options, argv []string) (string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = procEnv(o.Env)
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	return string(out), err
+}
+
+// foregroundArgs are sh's arguments that run foregroundScript.
+func foregroundArgs(pid, tty string) []string {
+	return []string{"-c", foregroundScript, "sh", pid, tty}
+}
+
+// foregroundScript prints, for the pane whose process is $1 and whose
+// terminal is $2, what parseForeground reads. On Linux:
+//
+//	linux TPGID FD0        the terminal's foreground group, and what fd 0 of $1 is
+//	t PID TID STATE PGRP WCHAN SYSCALL...
+//	f PID <ls -l line of /proc/PID/fd>
+//
+// for each thread of the group's leader, or, when it is gone or waits for
+// a child, of each process of the group; the descriptors of a process
+// only when a thread of it waits where a terminal read can. Elsewhere:
+//
+//	bsd
+//	p PID PGID TPGID STAT WCHAN
+//
+// for each process on the terminal. [collectProc] prints the same in Go.
+const foregroundScript = `p=$1
+if [ -r "/proc/$p/stat" ] && [ -e "/proc/$p/wchan" ]; then
+{ read -r l < "/proc/$p/stat"; } 2>/dev/null || exit 0
+set -- ${l##*) }
+tp=$6
+echo "linux $tp $(readlink "/proc/$p/fd/0" 2>/dev/null)"
+proc() {
+q=$1 r=
+for t in /proc/$q/task/*; do
+{ read -r l < "$t/stat"; } 2>/dev/null || continue
+set -- ${l##*) }
+s=$1 g=$3 w= c=-
+{ read -r w < "$t/wchan"; } 2>/dev/null
+{ read -r c < "$t/syscall"; } 2>/dev/null
+echo "t $q ${t##*/} $s $g ${w:-?} $c"
+case $w in wait_woken|n_tty_read|poll_schedule_timeout*|do_select|core_sys_select) r=1;; esac
+done
+[ -z "$r" ] || ls -l "/proc/$q/fd" 2>/dev/null | while IFS= read -r l; do echo "f $q $l"; done
+}
+w=
+{ read -r w < "/proc/$tp/wchan"; } 2>/dev/null
+if [ -d "/proc/$tp" ] && [ "$w" != do_wait ] && [ "$w" != kernel_wait4 ]; then
+proc "$tp"
+else
+for d in /proc/[0-9]*; do
+{ read -r l < "$d/stat"; } 2>/dev/null || continue
+set -- ${l##*) }
+[ "$3" = "$tp" ] && proc "${d#/proc/}"
+done
+fi
+else
+echo bsd
+ps -o pid=,pgid=,tpgid=,stat=,wchan= -t "$2" 2>/dev/null | while IFS= read -r l; do echo "p $l"; done
+fi
+exit 0`
+
+// fgThread is one thread (on the BSDs, one process) of a report.
+type fgThread struct {
+	pid, pgrp int
+	state     string   // Linux: one letter; BSD: ps's stat
+	wchan     string   // "?" when it could not be read
+	syscall   []string // /proc/PID/syscall's words; nil when it could not be read
+	tpgid     int      // BSD only: the process's terminal's foreground group
+}
+
+// fgReport is what foregroundScript or collectProc printed, read.
+type fgReport struct {
+	linux   bool
+	bsd     bool
+	tpgid   int
+	stdin   string // Linux: what fd 0 of the pane's process is
+	threads []fgThread
+	fds     map[int]map[int]string // pid -> descriptor -> what it is
+}
+
+// parseForeground reads a report; lines it does not know are skipped.
+func parseForeground(out string) fgReport {
+	var r fgReport
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\r\n")
+		tag, rest, _ := strings.Cut(line, " ")
+		f := strings.Fields(rest)
+		switch {
+		case tag == "linux" && len(f) >= 1:
+			r.linux = true
+			r.tpgid, _ = strconv.Atoi(f[0])
+			if len(f) > 1 {
+				r.stdin = f[1]
+			}
+		case tag == "bsd":
+			r.bsd = true
+		case tag == "t" && r.linux && len(f) >= 6:
+			th := fgThread{pid: atoi(f[0]), state: f[2], pgrp: atoi(f[3]), wchan: f[4]}
+			if f[5] != "-" {
+				th.syscall = f[5:]
+			}
+			r.threads = append(r.threads, th)
+		case tag == "f" && r.linux && len(f) >= 2:
+			lhs, target, ok := strings.Cut(rest, " -> ")
+			lf := strings.Fields(lhs)
+			if !ok || len(lf) < 2 {
+				continue
+			}
+			pid, err1 := strconv.Atoi(lf[0])
+			fd, err2 := strconv.Atoi(lf[len(lf)-1])
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			if r.fds == nil {
+				r.fds = map[int]map[int]string{}
+			}
+			if r.fds[pid] == nil {
+				r.fds[pid] = map[int]string{}
+			}
+			r.fds[pid][fd] = target
+		case tag == "p" && r.bsd && len(f) >= 4:
+			th := fgThread{pid: atoi(f[0]), pgrp: atoi(f[1]), tpgid: atoi(f[2]), state: f[3], wchan: "?"}
+			if len(f) > 4 {
+				th.wchan = f[4]
+			}
+			r.threads = append(r.threads, th)
+		}
+	}
+	return r
+}
+
+// The classes of a thread, in the order classifyForeground weighs them.
+const (
+	fgNeutral = iota // waits for a child, a futex, a signal
+	fgOther          // sleeps on something that is not the terminal
+	fgEvents         // waits on events, or where the kernel does not say
+	fgReading        // blocked reading the terminal
+	fgRunning        // running or in a disk wait
+)
+
+// classifyForeground decides what the foreground group of r does; tty is
+// the pane's terminal.
+func classifyForeground(r fgReport, tty string) Foreground {
+	tpgid := r.tpgid
+	if r.bsd {
+		for _, th := range r.threads {
+			if th.tpgid > 0 {
+				tpgid = th.tpgid
+				break
+			}
+		}
+	}
+	if tpgid <= 0 || (r.linux && r.stdin != tty) {
+		return Foreground{}
+	}
+	best, wchan, seen := -1, "", false
+	for _, th := range r.threads {
+		if th.pgrp != tpgid {
+			continue
+		}
+		seen = true
+		var c int
+		if r.linux {
+			c = linuxClass(th, r.fds[th.pid], tty)
+		} else {
+			c = bsdClass(th)
+		}
+		if c > best {
+			best, wchan = c, th.wchan
+		}
+	}
+	switch {
+	case !seen:
+		return Foreground{}
+	case best == fgRunning:
+		return Foreground{Known: true}
+	case best == fgReading:
+		return Foreground{Known: true, Reading: true, Wchan: wchan}
+	case best == fgEvents:
+		return Foreground{Wchan: wchan}
+	}
+	return Foreground{Known: true, Wchan: wchan}
+}
+
+// linuxClass places a Linux thread; fds are its process's descriptors, as
+// far as they were read.
+func linuxClass(th fgThread, fds map[int]string, tty string) int {
+	switch th.state {
+	case "R", "D":
+		return fgRunning
+	case "Z", "X", "x":
+		return fgNeutral
+	}
+	w := th.wchan
+	switch {
+	case w == "n_tty_read":
+		return fgReading
+	case w == "wait_woken":
+		// Also where a socket, inotify or a terminal write waits.
+		if th.syscall != nil {
+			if fd, ok := syscallArg(th.syscall, 1); ok && isTTY(fds[int(fd)], tty) {
+				return fgReading
+			}
+			if len(th.syscall) > 1 {
+				return fgOther // a wait on another descriptor
+			}
+			return fgEvents
+		}
+		if fds == nil {
+			return fgEvents
+		}
+		for _, target := range fds {
+			if strings.HasPrefix(target, "socket:") || strings.HasPrefix(target, "anon_inode:") {
+				return fgEvents
+			}
+		}
+		return fgReading
+	case strings.HasPrefix(w, "poll_schedule_timeout"), w == "do_select", w == "core_sys_select":
+		// select and pselect take the number of descriptors first, poll
+		// a pointer: 1 is a select on descriptor 0 alone, with a read set.
+		nfds, ok1 := syscallArg(th.syscall, 1)
+		readfds, ok2 := syscallArg(th.syscall, 2)
+		if ok1 && ok2 && nfds == 1 && readfds != 0 && isTTY(fds[0], tty) {
+			return fgReading
+		}
+		return fgEvents
+	case w == "do_wait", w == "kernel_wait4", strings.HasPrefix(w, "futex"), strings.HasPrefix(w, "do_sigtimedwait"), w == "sigsuspend":
+		return fgNeutral
+	case strings.Contains(w, "epoll"), strings.HasPrefix(w, "ep_poll"), strings.Contains(w, "poll"), w == "?", w == "0", w == "":
+		return fgEvents
+	}
+	return fgOther
+}
+
+// syscallArg returns word i of /proc/PID/syscall (0 is the call's
+// number, 1 its first argument), a hexadecimal number.
+func syscallArg(words []string, i int) (uint64, bool) {
+	if i >= len(words) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(strings.TrimPrefix(words[i], "0x"), 16, 64)
+	return n, err == nil
+}
+
+// isTTY reports whether target, what a descriptor is, is the terminal
+// tty.
+func isTTY(target, tty string) bool {
+	return target != "" && (target == tty || target == "/dev/tty")
+}
+
+// bsdClass places a process as ps shows it on the BSDs and macOS.
+func bsdClass(th fgThread) int {
+	switch {
+	case strings.HasPrefix(th.state, "R"), strings.HasPrefix(th.state, "D"), strings.HasPrefix(th.state, "U"):
+		return fgRunning
+	case strings.HasPrefix(th.state, "Z"):
+		return fgNeutral
+	}
+	switch w := th.wchan; w {
+	case "ttyin", "ttyraw", "ttycan":
+		return fgReading
+	case "wait", "pause", "sigwait", "sigsusp", "uwait", "umtxn", "thrd_sleep", "futex":
+		return fgNeutral
+	case "select", "poll", "kqread", "kqueue", "-", "?", "":
+		return fgEvents
+	}
+	return fgOther
+}
