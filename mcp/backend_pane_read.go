@@ -147,6 +147,7 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 	}
 	kept, dropped, _ := keepTail(snap.Lines, in.MaxLines, textBudget)
 	p := snap.Pane
+	fg := srv.Foreground(ctx, p.PID, p.TTY)
 	return PaneSnapshot{
 		PaneID:                p.ID,
 		Content:               strings.Join(kept, "\n"),
@@ -167,6 +168,7 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 		PaneCurrentCommand:    p.CurrentCommand,
 		PaneCurrentPath:       p.CurrentPath,
 		IsCaller:              b.isCaller(srv, p.ID),
+		ReadingInput:          readingInput(&fg),
 		ContentTruncated:      dropped > 0,
 		ContentTruncatedLines: dropped,
 	}, nil
@@ -270,7 +272,10 @@ func (b *TmuxBackend) GetPaneInfo(ctx context.Context, in GetPaneInfoIn) (PaneIn
 	if err != nil {
 		return PaneInfo{}, err
 	}
-	return b.paneInfoOf(srv, p), nil
+	info := b.paneInfoOf(srv, p)
+	fg := srv.Foreground(ctx, p.PID, p.TTY)
+	info.ReadingInput = readingInput(&fg)
+	return info, nil
 }
 
 // FindPaneByPosition returns the pane in a corner of a window.

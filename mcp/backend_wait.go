@@ -90,6 +90,7 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 		Pane:    pane,
 		Quiet:   time.Duration(in.QuietMs) * time.Millisecond,
 		Timeout: timeout,
+		Reading: in.UntilReading,
 		Progress: func(elapsed time.Duration) {
 			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the pane to change, %.0f s", elapsed.Seconds()))
 		},
@@ -105,7 +106,16 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 		PaneID:           r.PaneID,
 		ElapsedSeconds:   seconds(r.Elapsed),
 		EffectiveTimeout: timeout.Seconds(),
+		ReadingInput:     readingInput(r.Foreground),
 	}, nil
+}
+
+// readingInput is reading_input: nil when the kernel did not tell.
+func readingInput(fg *session.Foreground) *bool {
+	if fg == nil || !fg.Known {
+		return nil
+	}
+	return &fg.Reading
 }
 
 // The bounds of run_command's output: the newest lines, 2000 unless the

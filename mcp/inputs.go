@@ -77,7 +77,7 @@ type (
 		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
 		X              *int      `json:"x,omitempty" jsonschema:"Width of the initial window." mcp:"min=1;max=10000"`
 		Y              *int      `json:"y,omitempty" jsonschema:"Height of the initial window." mcp:"min=1;max=10000"`
-		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables stored in the session environment; visible to tmux and future panes, so pass references, not secrets."`
+		Environment    StringMap `json:"environment,omitempty" jsonschema:"Session environment variables, visible to tmux and later panes: pass references, not secrets."`
 		Socket
 		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`
 	}
@@ -199,7 +199,7 @@ type (
 	}
 	// SelectLayoutIn is the input of select_layout.
 	SelectLayoutIn struct {
-		Layout string `json:"layout" jsonschema:"even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, or a window_layout string." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
+		Layout string `json:"layout" jsonschema:"A layout name or a window_layout string." mcp:"len=8192;line;pattern=^(even-horizontal|even-vertical|main-horizontal|main-vertical|tiled|[0-9a-f]{4},[0-9]+x[0-9]+,[0-9]+,[0-9]+[0-9x,{}\\[\\]]*)$"`
 		WindowTarget
 		Socket
 	}
@@ -288,7 +288,7 @@ type (
 	// PipePaneIn is the input of pipe_pane.
 	PipePaneIn struct {
 		PaneID     string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
-		OutputPath string `json:"output_path,omitempty" jsonschema:"File to append the pane's output to; omit to stop piping." mcp:"len=4096;line"`
+		OutputPath string `json:"output_path,omitempty" jsonschema:"File to append output to; omit to stop." mcp:"len=4096;line"`
 		Append     bool   `json:"append,omitempty" jsonschema:"Append rather than truncate." mcp:"default=true"`
 		SessionTarget
 		WindowID string `json:"window_id,omitempty" mcp:"len=64;line;pattern=^@[0-9]+$"`
@@ -375,7 +375,7 @@ type (
 		Regex    bool     `json:"regex,omitempty" jsonschema:"Treat patterns as regular expressions." mcp:"default=false"`
 		PaneTarget
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
-		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads while the pane prints." mcp:"min=0.01;max=60;default=0.05"`
+		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
 		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, echo left out (default after input); start: from now; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
 		Socket
@@ -383,9 +383,10 @@ type (
 	// WaitForContentChangeIn is the input of wait_for_content_change.
 	WaitForContentChangeIn struct {
 		PaneTarget
-		Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
-		Interval float64 `json:"interval,omitempty" jsonschema:"Unused: waits wake on output." mcp:"min=0.01;max=60;default=0.05"`
-		QuietMs  int     `json:"quiet_ms,omitempty" jsonschema:"Wait until the pane prints nothing for this many ms (a TUI or agent done drawing); 0: the first change." mcp:"min=0;max=3600000;default=0"`
+		Timeout      float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
+		Interval     float64 `json:"interval,omitempty" jsonschema:"Unused: waits wake on output." mcp:"min=0.01;max=60;default=0.05"`
+		QuietMs      int     `json:"quiet_ms,omitempty" jsonschema:"Until the pane prints nothing this many ms (a TUI or agent done); 0: the first change." mcp:"min=0;max=3600000;default=0"`
+		UntilReading bool    `json:"until_reading,omitempty" jsonschema:"With quiet_ms: and its program waits reading the terminal, if known."`
 		Socket
 	}
 	// GetPaneInfoIn is the input of get_pane_info.

@@ -66,6 +66,7 @@ type PaneInfo struct {
 	WindowID           string `json:"window_id,omitempty"`
 	SessionID          string `json:"session_id,omitempty"`
 	IsCaller           *bool  `json:"is_caller,omitempty" jsonschema:"This MCP server runs in this pane."`
+	ReadingInput       *bool  `json:"reading_input,omitempty"`
 }
 
 // PaneContentMatch is a pane whose content matched search_panes.
@@ -113,6 +114,7 @@ type PaneSnapshot struct {
 	PaneCurrentCommand    string `json:"pane_current_command,omitempty"`
 	PaneCurrentPath       string `json:"pane_current_path,omitempty"`
 	IsCaller              *bool  `json:"is_caller,omitempty"`
+	ReadingInput          *bool  `json:"reading_input,omitempty" jsonschema:"Program waits reading the terminal; absent if unknown."`
 	ContentTruncated      bool   `json:"content_truncated" jsonschema:"Oldest lines were dropped to fit max_lines."`
 	ContentTruncatedLines int    `json:"content_truncated_lines"`
 }
@@ -121,7 +123,7 @@ type PaneSnapshot struct {
 type WaitForTextResult struct {
 	Found              bool     `json:"found"`
 	Outcome            string   `json:"outcome"`
-	MatchedIndex       *int     `json:"matched_index,omitempty" jsonschema:"Index into patterns, or into stop when outcome is stopped."`
+	MatchedIndex       *int     `json:"matched_index,omitempty" jsonschema:"Index into patterns, or stop when stopped."`
 	MatchedLines       []string `json:"matched_lines"`
 	SawNewOutput       bool     `json:"saw_new_output"`
 	MatchedAtEntry     bool     `json:"matched_at_entry" jsonschema:"A pattern was already on screen at the start."`
@@ -142,6 +144,7 @@ type ContentChangeResult struct {
 	Quiet            bool    `json:"quiet" jsonschema:"The pane printed nothing for quiet_ms."`
 	TimedOut         bool    `json:"timed_out"`
 	OutputBytes      int64   `json:"output_bytes" jsonschema:"Bytes printed since then."`
+	ReadingInput     *bool   `json:"reading_input,omitempty"`
 	PaneID           string  `json:"pane_id"`
 	ElapsedSeconds   float64 `json:"elapsed_seconds"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
@@ -218,7 +221,7 @@ type ToolCallBatchResult struct {
 	Succeeded              int                       `json:"succeeded"`
 	Failed                 int                       `json:"failed"`
 	StoppedAt              *int                      `json:"stopped_at,omitempty"`
-	ResponseTruncated      bool                      `json:"response_truncated" jsonschema:"Nested payloads were elided to stay under the response cap."`
+	ResponseTruncated      bool                      `json:"response_truncated" jsonschema:"Nested payloads elided to fit the response cap."`
 	ResponseTruncatedBytes int                       `json:"response_truncated_bytes"`
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // What the kernel tells of a pane's foreground program: whether it is
@@ -76,6 +78,19 @@ func (s *Server) Foreground(ctx context.Context, pid, tty string) Foreground {
 		return Foreground{}
 	}
 	return classifyForeground(parseForeground(report), tty)
+}
+
+// paneForeground is [Server.Foreground] of the pane with id pane.
+func (s *Server) paneForeground(ctx context.Context, pane string) Foreground {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_pid} #{pane_tty}"))
+	if err != nil {
+		return Foreground{}
+	}
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) != 3 || f[0] != pane {
+		return Foreground{}
+	}
+	return s.Foreground(ctx, f[1], f[2])
 }
 
 // runForegroundScript runs foregroundScript for the pane whose process is

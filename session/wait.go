@@ -334,6 +334,12 @@ type QuietArgs struct {
 	// output instead.
 	Quiet   time.Duration
 	Timeout time.Duration
+	// Reading makes a quiet pane count only once its foreground program is
+	// blocked reading the terminal, or the kernel cannot tell (see
+	// [Server.Foreground]); it needs Quiet. It is looked at each time the
+	// pane has been quiet for Quiet: one that is not reading then waits
+	// for the next output and quiet.
+	Reading bool
 	// Progress, if set, is called about once a second while waiting.
 	Progress func(elapsed time.Duration)
 }
@@ -349,6 +355,9 @@ type QuietResult struct {
 	// Wake is how late the wait woke after the quiet period was over, the
 	// delay of the timer and the scheduler; for the README's figure.
 	Wake time.Duration
+	// Foreground is what the pane's foreground program did at the last
+	// look, when QuietArgs.Reading asked for one.
+	Foreground *Foreground
 }
 
 // WaitQuiet waits until the pane has printed nothing for a.Quiet (a
@@ -366,6 +375,9 @@ type QuietResult struct {
 // timer, reset by each %output, does the waiting: nothing is polled.
 func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
 	start := time.Now()
+	if a.Reading && a.Quiet <= 0 {
+		return QuietResult{}, errorf(KindInvalid, "waiting for the program to read input needs a quiet time")
+	}
 	pane, err := s.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return QuietResult{}, err
@@ -463,6 +475,12 @@ func (q *quietWait) follow() (QuietResult, error) {
 		case <-quietC:
 			// The timer may have fired just as output came: look first.
 			if r := q.st.Read(q.cursor); len(r.Data) == 0 && !r.Gone && !r.ConnLost {
+				if q.a.Reading && !q.reading() {
+					// Busy, or asleep on something else: the next
+					// output starts the next quiet period.
+					quietC = nil
+					continue
+				}
 				q.res.Quiet = true
 				q.res.Wake = time.Since(q.since.Add(q.a.Quiet))
 				return q.done()
@@ -481,6 +499,14 @@ func (q *quietWait) follow() (QuietResult, error) {
 			quietC = timer.C
 		}
 	}
+}
+
+// reading looks at the pane's foreground program, and reports whether
+// the wait may end: it reads the terminal, or no one can tell.
+func (q *quietWait) reading() bool {
+	fg := q.s.paneForeground(q.ctx, q.pane)
+	q.res.Foreground = &fg
+	return !fg.Known || fg.Reading
 }
 
 // read takes what the pane printed since the cursor, and reports whether
