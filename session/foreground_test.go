@@ -132,7 +132,7 @@ func TestForegroundScriptMatchesProc(t *testing.T) {
 	pid := strconv.Itoa(os.Getpid())
 	stdin, _ := os.Readlink("/proc/self/fd/0")
 	goReport := collectProc(pid)
-	out, err := exec.Command("sh", append([]string{"-c", foregroundScript, "sh", pid, stdin})...).Output()
+	out, err := exec.Command("sh", "-c", foregroundScript, "sh", pid, stdin).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
