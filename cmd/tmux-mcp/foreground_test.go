@@ -20,12 +20,14 @@ type paneState struct {
 	Reading *bool  `json:"reading_input"`
 }
 
-func (p paneState) String() string {
-	r := "absent"
-	if p.Reading != nil {
-		r = map[bool]string{true: "true", false: "false"}[*p.Reading]
+func (p paneState) String() string { return p.Command + " reading_input=" + show(p.Reading) }
+
+// show is reading_input as the answer has it.
+func show(b *bool) string {
+	if b == nil {
+		return "absent"
 	}
-	return p.Command + " reading_input=" + r
+	return map[bool]string{true: "true", false: "false"}[*b]
 }
 
 // states returns what snapshot_pane and get_pane_info say of pane.
@@ -145,7 +147,7 @@ func TestWaitUntilReading(t *testing.T) {
 		var r quietResult
 		c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 300, "until_reading": true, "timeout": 30}, &r)
 		if !r.Quiet || !isTrue(r.Reading) || r.Elapsed < 1.8 {
-			t.Fatalf("got %+v (reading_input %v), want quiet with the shell reading after the 2 s sleep", r, r.Reading)
+			t.Fatalf("got %+v (reading_input %s), want quiet with the shell reading after the 2 s sleep", r, show(r.Reading))
 		}
 		if screen := c.screen(t, pane); !strings.Contains(screen, "slept") {
 			t.Fatalf("the wait ended before the command did; the pane shows:\n%s", screen)
@@ -157,7 +159,7 @@ func TestWaitUntilReading(t *testing.T) {
 		var r quietResult
 		c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 300, "until_reading": true, "timeout": 2}, &r)
 		if r.Quiet || !r.TimedOut || !isFalse(r.Reading) {
-			t.Fatalf("got %+v (reading_input %v), want a timeout with reading_input false", r, r.Reading)
+			t.Fatalf("got %+v (reading_input %s), want a timeout with reading_input false", r, show(r.Reading))
 		}
 		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
 		untilState(t, c, pane, "sh", isTrue)
@@ -170,7 +172,7 @@ func TestWaitUntilReading(t *testing.T) {
 		var r quietResult
 		c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 300, "until_reading": true, "timeout": 10}, &r)
 		if !r.Quiet || r.Reading != nil {
-			t.Fatalf("got %+v (reading_input %v), want quiet with reading_input absent", r, r.Reading)
+			t.Fatalf("got %+v (reading_input %s), want quiet with reading_input absent", r, show(r.Reading))
 		}
 		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
 		untilState(t, c, pane, "sh", isTrue)
