@@ -184,3 +184,37 @@ func TestWaitUntilReading(t *testing.T) {
 		}
 	})
 }
+
+// TestSSHReadingInput: over ssh the same answers come from the remote
+// host (the script the ssh host runs there, not this process's /proc).
+func TestSSHReadingInput(t *testing.T) {
+	foregroundKnown(t)
+	sshd := fixtures.NewSSHD(t)
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "remote", "env", "PS1=$ ", "ENV=", fixtures.TestShell)
+	pane := paneOfSession(t, fx, "remote")
+	// The ssh host's control socket lands in TMPDIR: a short path, since
+	// t.TempDir's would make it longer than a Unix socket path may be.
+	tmp, err := os.MkdirTemp("", "fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	cmd := exec.Command(binary(t), "--ssh", shellWords(sshd.ClientArgs(sshd.Port)), "--socket", fx.Socket)
+	cmd.Env = childEnv(fx, "TMPDIR="+tmp)
+	c := startClientCmd(t, cmd, "")
+	t.Cleanup(func() { _ = c.close() })
+
+	untilState(t, c, pane, "sh", isTrue)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "sleep 60"}, nil)
+	untilState(t, c, pane, "sleep", isFalse)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
+	untilState(t, c, pane, "sh", isTrue)
+
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "sleep 2; echo slept"}, nil)
+	var r quietResult
+	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 300, "until_reading": true, "timeout": 30}, &r)
+	if !r.Quiet || !isTrue(r.Reading) || r.Elapsed < 1.8 {
+		t.Fatalf("got %+v (reading_input %s), want quiet with the shell reading after the 2 s sleep", r, show(r.Reading))
+	}
+}
