@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,11 @@ import (
 // cursorPrefix starts every capture_since cursor; the version lets the
 // format change without misreading old cursors.
 const cursorPrefix = "capture-since-v1:"
+
+// cursorPrefixGrid starts a cursor that also carries a grid mark: where
+// the next call reads tmux's rows from. run_command's output_cursor is a
+// cursorPrefix one, read from the stream.
+const cursorPrefixGrid = "capture-since-v2:"
 
 // cursorIssuer ends every cursor this process issues. Offsets count bytes
 // of this process's streams, which another process (or this one after a
@@ -54,18 +60,25 @@ type SinceResult struct {
 	Elapsed            time.Duration
 }
 
-// CaptureSince returns the lines a pane printed since cursor, from its
-// output stream, and a cursor for the next call. Without a cursor it
-// returns the visible screen and starts following the pane. A line still
-// being written comes last, marked LastLineUnfinished, and again with the
-// next call. A cursor another process issued is refused.
+// CaptureSince returns the lines a pane printed since cursor, as tmux
+// draws them, and a cursor for the next call. Without a cursor it returns
+// the visible screen and starts following the pane. A cursor marks the
+// row the pane's cursor was on (see gridAt); the next call reads the rows
+// from there to the bottom, those that scrolled into history since
+// included, so a line an inline program drew over with cursor movement
+// reads as it shows. Where tmux may have dropped rows past its history
+// limit since, the lines come from the pane's output stream, rebuilt from
+// the bytes, as long as the stream holds them. The cursor's row, and the
+// rows below it, come again with the next call (LastLineUnfinished when
+// they are not blank). A cursor another process issued is refused.
 func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
 	var pane, gen string
 	var offset int64 = -1
+	var from gridAt
 	if a.Cursor != "" {
 		var err error
-		if pane, gen, offset, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
+		if pane, gen, offset, from, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
 			return SinceResult{}, err
 		}
 		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
@@ -86,10 +99,25 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	defer release()
 
 	res := SinceResult{PaneID: pane}
+	// The next cursor's offset is taken before tmux is asked, so that the
+	// stream from it holds all that comes after the rows read.
+	pos, _ := st.Position()
 	missed := offset < 0 || gen != s.Generation()
 	var lines []string
-	var next int64
-	if !missed {
+	next := pos
+	var mark gridAt
+	read, asked := false, false
+	if !missed && from.known {
+		g, err := s.readSince(ctx, pane, st, offset, from)
+		if err != nil {
+			return SinceResult{}, err
+		}
+		mark, asked = g.mark, true
+		if g.ok {
+			lines, res.LastLineUnfinished, read = g.lines, g.unfinished, true
+		}
+	}
+	if !missed && !read {
 		r := st.Read(offset)
 		// An offset past the end: the stream was started again.
 		missed = r.Missed > 0 || r.Paused || offset > r.Next
@@ -107,28 +135,47 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 				lines = append(lines, l)
 				res.LastLineUnfinished = true
 			}
+			if !asked {
+				if mark, err = s.markNow(ctx, pane); err != nil {
+					return SinceResult{}, err
+				}
+			}
 		}
 	}
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
-		cur, _ := st.Position()
-		rs, err := s.exec(ctx, CaptureArgs{Join: true}.command(pane))
+		rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
 		if err != nil {
 			return SinceResult{}, err
 		}
-		lines, next = trimBlankTail(rs[0].Lines), cur
+		at, err := markNowOf(rs[0], pane)
+		if err != nil {
+			return SinceResult{}, err
+		}
+		mark, lines, next = at.mark(), trimBlankTail(rs[1].Lines), pos
 		res.LinesMissed = offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
-	res.Cursor = s.sinceCursor(ctx, pane, next)
+	res.Cursor = s.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,
-// for the caller of ctx.
+// for the caller of ctx: it reads the rest from the stream.
 func (s *Server) sinceCursor(ctx context.Context, pane string, next int64) string {
 	return cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
+}
+
+// cursorAt is the capture_since cursor of offset next in pane's stream and
+// of grid mark m, which the next call reads the rows from; without a mark,
+// a [Server.sinceCursor].
+func (s *Server) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
+	if !m.known {
+		return s.sinceCursor(ctx, pane, next)
+	}
+	return cursorPrefixGrid + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
+		fmt.Sprintf("%d.%d.%d.%d", m.row, m.hist, m.limit, m.width) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // issuerFor is the last field of the cursors issued to owner: this
@@ -144,35 +191,57 @@ func issuerFor(owner string) string {
 }
 
 // parseCursor reads a cursor issued to owner.
-func parseCursor(c, owner string) (pane, gen string, offset int64, err error) {
-	pane, gen, offset, issuer, err := splitCursor(c)
+func parseCursor(c, owner string) (pane, gen string, offset int64, from gridAt, err error) {
+	pane, gen, offset, from, issuer, err := splitCursor(c)
 	switch {
 	case err != nil:
-		return "", "", 0, err
+		return "", "", 0, gridAt{}, err
 	case issuer != issuerFor(owner) && strings.HasPrefix(issuer, cursorIssuer):
-		return "", "", 0, errorf(KindInvalid, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
+		return "", "", 0, gridAt{}, errorf(KindInvalid, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
 	case issuer != issuerFor(owner):
-		return "", "", 0, errorf(KindInvalid, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+		return "", "", 0, gridAt{}, errorf(KindInvalid, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
 	}
-	return pane, gen, offset, nil
+	return pane, gen, offset, from, nil
 }
 
-// splitCursor reads the fields of a cursor, whoever it was issued to.
-func splitCursor(c string) (pane, gen string, offset int64, issuer string, err error) {
+// splitCursor reads the fields of a cursor, whoever it was issued to: a
+// stream offset (cursorPrefix), or an offset and a grid mark
+// (cursorPrefixGrid).
+func splitCursor(c string) (pane, gen string, offset int64, from gridAt, issuer string, err error) {
+	bad := errorf(KindInvalid, "not an output cursor of this process: %q", c)
 	rest, ok := strings.CutPrefix(c, cursorPrefix)
+	grid := false
+	if !ok {
+		rest, ok = strings.CutPrefix(c, cursorPrefixGrid)
+		grid = true
+	}
 	// The generation holds one ':' ("pid:start_time").
 	f := strings.Split(rest, ":")
-	if !ok || len(f) < 4 || len(f) > 5 || !strings.HasPrefix(f[2], "%") {
-		return "", "", 0, "", errorf(KindInvalid, "not an output cursor of this process: %q", c)
+	if !ok || len(f) < 4 || len(f) > 5 && !grid || grid && len(f) != 6 || !strings.HasPrefix(f[2], "%") {
+		return "", "", 0, gridAt{}, "", bad
 	}
 	offset, perr := strconv.ParseInt(f[3], 10, 64)
 	if perr != nil || offset < 0 {
-		return "", "", 0, "", errorf(KindInvalid, "not an output cursor of this process: %q", c)
+		return "", "", 0, gridAt{}, "", bad
+	}
+	if grid {
+		var n [4]int
+		parts := strings.Split(f[4], ".")
+		if len(parts) != len(n) {
+			return "", "", 0, gridAt{}, "", bad
+		}
+		for i, p := range parts {
+			if n[i], perr = strconv.Atoi(p); perr != nil || n[i] < 0 {
+				return "", "", 0, gridAt{}, "", bad
+			}
+		}
+		from = gridAt{known: true, row: n[0], hist: n[1], limit: n[2], width: n[3]}
+		f = append(f[:4], f[5])
 	}
 	if len(f) == 5 {
 		issuer = f[4]
 	}
-	return f[2], f[0] + ":" + f[1], offset, issuer, nil
+	return f[2], f[0] + ":" + f[1], offset, from, issuer, nil
 }
 
 // limitLines keeps the newest lines within maxLines and maxBytes (0: no
@@ -207,6 +276,6 @@ func limitLines(lines []string, maxLines, maxBytes int) (kept []string, truncate
 // CursorPane returns the pane a capture_since cursor reads, and false when
 // c is not a cursor.
 func CursorPane(c string) (string, bool) {
-	pane, _, _, _, err := splitCursor(c)
+	pane, _, _, _, _, err := splitCursor(c)
 	return pane, err == nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,7 +149,7 @@ func TestCaptureSince(t *testing.T) {
 	ctx := testCtx(t)
 	ref := PaneRef{PaneID: pane}
 	r, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
-	if err != nil || r.LinesMissed || !strings.HasPrefix(r.Cursor, cursorPrefix) {
+	if err != nil || r.LinesMissed || !strings.HasPrefix(r.Cursor, cursorPrefixGrid) {
 		t.Fatalf("start: got %+v %v", r, err)
 	}
 	cursor := r.Cursor
@@ -180,8 +181,13 @@ func TestCaptureSince(t *testing.T) {
 			break
 		}
 	}
-	if err != nil || len(r2.Lines) != 1 || !r2.LastLineUnfinished || r2.Cursor != r.Cursor {
+	if err != nil || len(r2.Lines) != 1 || !r2.LastLineUnfinished {
 		t.Fatalf("idle: got %+v %v", r2, err)
+	}
+	// The cursor stays on the prompt's row: it comes again, and so does
+	// the cursor.
+	if again, err := s.CaptureSince(ctx, SinceArgs{Cursor: r2.Cursor}); err != nil || !slices.Equal(again.Lines, r2.Lines) || !again.LastLineUnfinished || again.Cursor != r2.Cursor {
+		t.Fatalf("idle again: got %+v %v, want %q and the same cursor", again, err, r2.Lines)
 	}
 	// Limits keep the newest lines.
 	if _, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "seq 100", Timeout: 30 * time.Second}); err != nil {

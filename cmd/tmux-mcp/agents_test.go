@@ -115,6 +115,26 @@ func (c *client) submit(t *testing.T, pane string, api *agentapi.Server, n int) 
 	return agentapi.Prompt{}, 0
 }
 
+// sinceAnswer reads the first answer with capture_since from cursor, taken before the
+// prompt was typed: on the main screen, it holds the answer as drawn, without the
+// busy line the CLI erased. A CLI on the alternate screen (Codex) is read with
+// capture_pane instead: capture_since then reads the bytes.
+func (c *client) sinceAnswer(t *testing.T, cli agentcli.CLI, pane, cursor string, busy *regexp.Regexp) {
+	t.Helper()
+	if mode := c.screenMode(t, pane); mode != "on the main screen" {
+		t.Logf("%s: %s, capture_since not checked", cli, mode)
+		return
+	}
+	var r sinceResult
+	c.ok(t, "capture_since", map[string]any{"cursor": cursor, "max_lines": 5000}, &r)
+	text := strings.Join(r.Lines, "\n")
+	if r.Missed || !strings.Contains(text, "ANSWER-1: the fake model answers") || !strings.Contains(text, "line 3 of ANSWER-1") ||
+		lineMatches(busy, text) {
+		t.Fatalf("%s: capture_since from before the prompt (missed %v, %d lines), want the answer whole:\n%s", cli, r.Missed, len(r.Lines), text)
+	}
+	t.Logf("%s: capture_since read the answer in %d lines", cli, len(r.Lines))
+}
+
 // TestAgentCLIs starts each CLI from a shell as an agent would, waits until it is
 // ready, types a one-line prompt, waits until the answer is whole, checks that the fake
 // got the prompt and that capture_pane shows the answer, does the same with a pasted
@@ -141,6 +161,9 @@ func TestAgentCLIs(t *testing.T) {
 			c.waitScreen(t, pane, string(cli)+" ready", api, "screen", 90, []string{screen.Ready})
 			t.Logf("%s: ready after %v, %s", cli, time.Since(start).Round(10*time.Millisecond), c.screenMode(t, pane))
 
+			// capture_since from here reads the answer as the pane draws it.
+			var since sinceResult
+			c.ok(t, "capture_since", map[string]any{"pane_id": pane}, &since)
 			start = time.Now()
 			c.typeText(t, pane, agentPrompt, api)
 			if p, presses := c.submit(t, pane, api, 1); !strings.Contains(p.Text, agentPrompt) || presses != 1 {
@@ -162,6 +185,7 @@ func TestAgentCLIs(t *testing.T) {
 				lineMatches(busy, answer) || strings.Contains(answer, "ANSWER-2") {
 				t.Fatalf("the wait said the answer was whole; the pane shows:\n%s", answer)
 			}
+			c.sinceAnswer(t, cli, pane, since.Cursor, busy)
 
 			// A prompt of several lines, pasted as a person's terminal pastes it
 			// (bracketed), then Enter on its own.
