@@ -68,6 +68,7 @@ func followFrom(m panestream.GridMark) gridFollow {
 func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
 	for try := 0; ; try++ {
 		start := g.row - g.hist // from the screen's top row; negative in history
+		s.gridLooks.Add(1)
 		rs, err := s.exec(ctx,
 			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead}"),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"))

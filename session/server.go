@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
@@ -35,6 +36,10 @@ type Server struct {
 	// commands that can change tmux, and client closes, share it; reads
 	// queue no notification and pass.
 	gate *crashgate.Gate
+
+	// gridLooks counts the reads of a pane's grid waits make (readRows),
+	// for the benchmarks: how many a flood costs.
+	gridLooks atomic.Int64
 }
 
 func newServer(opts *Options, sock Socket) *Server {
