@@ -1,12 +1,17 @@
 package session
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
 )
 
 // Reports as this machine's /proc gave them (Linux 6.18, tmux panes on
@@ -143,4 +148,53 @@ func TestForegroundScriptMatchesProc(t *testing.T) {
 	if strings.Count(goReport, "\nt ") == 0 && g.tpgid > 0 && dirExists("/proc/"+strconv.Itoa(g.tpgid)) {
 		t.Errorf("no thread in the report of a live group:\n%s", goReport)
 	}
+}
+
+// BenchmarkForeground: one look at a pane's foreground program (a shell
+// at its prompt) read from /proc in this process, and by the script that
+// the ssh host runs (here through a local sh: the remote work without the
+// ssh channel), against a control-mode round trip.
+func BenchmarkForeground(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("/proc is Linux's")
+	}
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "fg")
+	pid := fx.Tmux(b, "display-message", "-p", "-t", "fg:", "#{pane_pid}")
+	tty := fx.Tmux(b, "display-message", "-p", "-t", "fg:", "#{pane_tty}")
+	median := func(f func()) float64 {
+		var ds []time.Duration
+		for range 200 {
+			start := time.Now()
+			f()
+			ds = append(ds, time.Since(start))
+		}
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2].Nanoseconds()) / 1e3
+	}
+	rt := median(func() {
+		if _, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "x")); err != nil {
+			b.Fatal(err)
+		}
+	})
+	var fg Foreground
+	local := median(func() { fg = s.Foreground(ctx, pid, tty) })
+	if !fg.Known {
+		b.Fatalf("the shell at its prompt: got %+v, want it known", fg)
+	}
+	script := median(func() {
+		out, err := runForegroundScript(ctx, s.opts, append([]string{"sh"}, foregroundArgs(pid, tty)...))
+		if err != nil || !classifyForeground(parseForeground(out), tty).Known {
+			b.Fatalf("script: %v: %s", err, out)
+		}
+	})
+	for b.Loop() {
+		s.Foreground(ctx, pid, tty)
+	}
+	b.ReportMetric(local, "proc-µs")
+	b.ReportMetric(script, "script-µs")
+	b.ReportMetric(rt, "roundtrip-µs")
+	b.ReportMetric(local/rt, "x-proc/roundtrip")
+	b.ReportMetric(script/rt, "x-script/roundtrip")
 }
