@@ -111,24 +111,26 @@ func foregroundArgs(pid, tty string) []string {
 // foregroundScript prints, for the pane whose process is $1 and whose
 // terminal is $2, what parseForeground reads. On Linux:
 //
-//	linux TPGID FD0        the terminal's foreground group, and what fd 0 of $1 is
+//	linux TPGID FD0        the terminal's foreground group; $2 if fd 0 of $1 is it, else -
 //	t PID TID STATE PGRP WCHAN SYSCALL...
-//	f PID <ls -l line of /proc/PID/fd>
+//	f PID FD -> WHAT        WHAT: $2, socket:, file (a file, pipe or other device) or anon_inode:
 //
 // for each thread of the group's leader, or, when it is gone or waits for
 // a child, of each process of the group; the descriptors of a process
-// only when a thread of it waits where a terminal read can. Elsewhere:
+// only when a thread of it waits where a terminal read can. It forks
+// nothing there (test -ef tells a descriptor that is the terminal). Elsewhere:
 //
 //	bsd
 //	p PID PGID TPGID STAT WCHAN
 //
 // for each process on the terminal. [collectProc] prints the same in Go.
-const foregroundScript = `p=$1
+const foregroundScript = `p=$1 tty=$2
 if [ -r "/proc/$p/stat" ] && [ -e "/proc/$p/wchan" ]; then
 { read -r l < "/proc/$p/stat"; } 2>/dev/null || exit 0
 set -- ${l##*) }
-tp=$6
-echo "linux $tp $(readlink "/proc/$p/fd/0" 2>/dev/null)"
+tp=$6 i=-
+[ "/proc/$p/fd/0" -ef "$tty" ] && i=$tty
+echo "linux $tp $i"
 proc() {
 q=$1 r=
 for t in /proc/$q/task/*; do
@@ -140,7 +142,15 @@ s=$1 g=$3 w= c=-
 echo "t $q ${t##*/} $s $g ${w:-?} $c"
 case $w in wait_woken|n_tty_read|poll_schedule_timeout*|do_select|core_sys_select) r=1;; esac
 done
-[ -z "$r" ] || ls -l "/proc/$q/fd" 2>/dev/null | while IFS= read -r l; do echo "f $q $l"; done
+[ -n "$r" ] || return 0
+for f in /proc/$q/fd/*; do
+if [ "$f" -ef "$tty" ]; then k=$tty
+elif [ -S "$f" ]; then k=socket:
+elif [ -f "$f" ] || [ -d "$f" ] || [ -p "$f" ] || [ -c "$f" ]; then k=file
+else k=anon_inode:
+fi
+echo "f $q ${f##*/} -> $k"
+done
 }
 w=
 { read -r w < "/proc/$tp/wchan"; } 2>/dev/null
@@ -155,7 +165,7 @@ done
 fi
 else
 echo bsd
-ps -o pid=,pgid=,tpgid=,stat=,wchan= -t "$2" 2>/dev/null | while IFS= read -r l; do echo "p $l"; done
+ps -o pid=,pgid=,tpgid=,stat=,wchan= -t "$tty" 2>/dev/null | while IFS= read -r l; do echo "p $l"; done
 fi
 exit 0`
 
