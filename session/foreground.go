@@ -65,7 +65,7 @@ const foregroundTimeout = 3 * time.Second
 // process is pid and whose terminal is tty is doing, as far as the kernel
 // tells. It never fails: what cannot be read is not Known.
 func (s *Server) Foreground(ctx context.Context, pid, tty string) Foreground {
-	if _, err := strconv.Atoi(pid); err != nil || !strings.HasPrefix(tty, "/dev/") {
+	if _, err := strconv.Atoi(pid); err != nil || !strings.HasPrefix(tty, "/dev/") || strings.ContainsAny(tty, " \t\r\n\\") {
 		return Foreground{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, foregroundTimeout)
@@ -108,8 +108,8 @@ func foregroundArgs(pid, tty string) []string {
 	return []string{"-c", foregroundScript, "sh", pid, tty}
 }
 
-// foregroundScript prints, for the pane whose process is $1 and whose
-// terminal is $2, what parseForeground reads. On Linux:
+// foregroundProbe defines probe, which prints, for the pane whose process
+// is $1 and whose terminal is $2, what parseForeground reads. On Linux:
 //
 //	linux TPGID FD0        the terminal's foreground group; $2 if fd 0 of $1 is it, else -
 //	t PID TID STATE PGRP WCHAN SYSCALL...
@@ -124,9 +124,10 @@ func foregroundArgs(pid, tty string) []string {
 //	p PID PGID TPGID STAT WCHAN
 //
 // for each process on the terminal. [collectProc] prints the same in Go.
-const foregroundScript = `p=$1 tty=$2
+const foregroundProbe = `probe() {
+p=$1 tty=$2
 if [ -r "/proc/$p/stat" ] && [ -e "/proc/$p/wchan" ]; then
-{ read -r l < "/proc/$p/stat"; } 2>/dev/null || exit 0
+{ read -r l < "/proc/$p/stat"; } 2>/dev/null || return 0
 set -- ${l##*) }
 tp=$6 i=-
 [ "/proc/$p/fd/0" -ef "$tty" ] && i=$tty
@@ -165,9 +166,20 @@ done
 fi
 else
 echo bsd
-ps -o pid=,pgid=,tpgid=,stat=,wchan= -t "$tty" 2>/dev/null | while IFS= read -r l; do echo "p $l"; done
+ps -o pid=,pgid=,tpgid=,stat=,wchan= -t "$tty" </dev/null 2>/dev/null | while IFS= read -r l; do echo "p $l"; done
 fi
+}`
+
+// foregroundScript runs foregroundProbe once, for "$1" and "$2".
+const foregroundScript = foregroundProbe + `
+probe "$1" "$2"
 exit 0`
+
+// foregroundLoop runs foregroundProbe for each line "PID TTY" it reads,
+// and prints "end" after each report: one shell on an ssh host serves
+// every look, with no ssh session each.
+const foregroundLoop = foregroundProbe + `
+while read -r a b; do probe "$a" "$b"; echo end; done`
 
 // fgThread is one thread (on the BSDs, one process) of a report.
 type fgThread struct {

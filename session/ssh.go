@@ -67,6 +67,8 @@ type sshHost struct {
 	timeout  time.Duration
 	persist  time.Duration
 	starting chan struct{} // capacity 1: held while a master starts
+	probing  chan struct{} // capacity 1: held by the call that uses prober
+	prober   *fgProber     // the foreground prober; nil until used
 
 	mu      sync.Mutex // guards closed
 	closed  bool
@@ -115,6 +117,7 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 		timeout:  o.ConnectTimeout,
 		persist:  o.Persist,
 		starting: make(chan struct{}, 1),
+		probing:  make(chan struct{}, 1),
 	}, nil
 }
 
@@ -199,16 +202,6 @@ func (h *sshHost) spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]str
 	}
 	// tmux expands formats in -c; a directory holds none.
 	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
-}
-
-// foreground runs the script on that host, one session on the shared
-// connection.
-func (h *sshHost) foreground(ctx context.Context, o *Options, pid, tty string) (string, error) {
-	argv, err := h.command(ctx, "sh", foregroundArgs(pid, tty), oneShot)
-	if err != nil {
-		return "", err
-	}
-	return runForegroundScript(ctx, o, argv)
 }
 
 // path leaves p as it is: a path on that host, which this process cannot
@@ -446,6 +439,7 @@ func (h *sshHost) Close() error {
 	}
 	h.closed = true
 	h.mu.Unlock()
+	h.stopProber()
 	if h.masterUp() {
 		_, _ = h.control("exit") // Best effort: the master may be ending.
 	}
