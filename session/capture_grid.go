@@ -108,9 +108,11 @@ func (s *Server) readSince(ctx context.Context, pane string, st *panestream.Stre
 		}
 		// Read after tmux answered: the stream holds all the output that
 		// moved the rows before the answer.
-		scrolls := int64(-1)
-		if r := st.Read(offset); r.Missed == 0 && !r.Paused && !r.ConnLost && offset <= r.Next {
-			scrolls = scrollBound(r.Data, at.width, len(rs[2].Lines))
+		scrolls := func() int64 {
+			if r := st.Read(offset); r.Missed == 0 && !r.Paused && !r.ConnLost && offset <= r.Next {
+				return scrollBound(r.Data, at.width, len(rs[2].Lines))
+			}
+			return -1
 		}
 		row, ok := from.rowNow(at.hist, at.limit, at.width, scrolls)
 		if !ok {
@@ -158,15 +160,16 @@ func sinceLines(rows, screen []string, at paneAt) ([]string, bool) {
 
 // rowNow returns the number row m has now that the pane's history holds
 // hist rows of limit and the pane is width wide, given that at most
-// scrolls rows scrolled into history since the mark (-1: unknown). It
-// reports false when that cannot be known, or the row is gone.
+// scrolls() rows scrolled into history since the mark (-1: unknown; asked
+// only when the history is near full). It reports false when that cannot
+// be known, or the row is gone.
 //
 // tmux drops a tenth of the limit (a step) at a time, once the history is
 // full, so the history size alone does not say how many rows went: after
 // a drop it holds more than limit-step rows until the next. Below that,
 // nothing was dropped since the mark; above it, the number of scrolls
 // must leave one count of drops that explains hist.
-func (m gridAt) rowNow(hist, limit, width int, scrolls int64) (int, bool) {
+func (m gridAt) rowNow(hist, limit, width int, scrolls func() int64) (int, bool) {
 	if width != m.width {
 		return 0, false // rewrapped: rows have new numbers
 	}
@@ -181,7 +184,7 @@ func (m gridAt) rowNow(hist, limit, width int, scrolls int64) (int, bool) {
 		}
 		return m.row, true
 	}
-	if scrolls < 0 || (int64(m.hist)+scrolls-int64(hist))/int64(step) != int64(drops) {
+	if n := scrolls(); n < 0 || (int64(m.hist)+n-int64(hist))/int64(step) != int64(drops) {
 		return 0, false
 	}
 	row := m.row - drops*step

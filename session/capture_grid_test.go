@@ -1,6 +1,13 @@
 package session
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestGridAtRowNow(t *testing.T) {
 	m := gridAt{known: true, row: 150, hist: 120, limit: 200, width: 80}
@@ -21,7 +28,7 @@ func TestGridAtRowNow(t *testing.T) {
 		{"cleared", 10, 80, 5, 0, false},
 		{"the row dropped", 181, 80, 1000, 0, false},
 	} {
-		got, ok := m.rowNow(c.hist, 200, c.width, c.scrolls)
+		got, ok := m.rowNow(c.hist, 200, c.width, func() int64 { return c.scrolls })
 		if ok != c.ok || ok && got != c.want {
 			t.Errorf("%s: got %d %v, want %d %v", c.name, got, ok, c.want, c.ok)
 		}
@@ -29,12 +36,12 @@ func TestGridAtRowNow(t *testing.T) {
 	// One drop, certain: 6 scrolls from 195 rows of history can only have
 	// reached 181 through one drop of 20.
 	full := gridAt{known: true, row: 150, hist: 195, limit: 200, width: 80}
-	if got, ok := full.rowNow(181, 200, 80, 6); !ok || got != 130 {
+	if got, ok := full.rowNow(181, 200, 80, func() int64 { return 6 }); !ok || got != 130 {
 		t.Errorf("one drop: got %d %v, want 130 true", got, ok)
 	}
 	// The same, the mark itself dropped.
 	full.row = 5
-	if _, ok := full.rowNow(181, 200, 80, 6); ok {
+	if _, ok := full.rowNow(181, 200, 80, func() int64 { return 6 }); ok {
 		t.Error("a row tmux dropped was taken as still there")
 	}
 }
@@ -54,6 +61,69 @@ func TestScrollBound(t *testing.T) {
 	} {
 		if got := scrollBound([]byte(c.in), 80, 24); got != c.want {
 			t.Errorf("scrollBound(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+// TestReadSinceFullHistory: with tmux's history full (it drops a tenth of
+// its limit at a time), a few lines after a cursor still read from the grid,
+// their rows found through the drop; many lines do not (the count of drops
+// is not known), and CaptureSince then reads them from the stream.
+func TestReadSinceFullHistory(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "base")
+	fx.Tmux(t, "set-option", "-g", "history-limit", "50")
+	fx.NewSession(t, "h", "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(t, s, "h")
+	p, err := s.Pane(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("cannot write to the pane's terminal: %v", err)
+	}
+	defer tty.Close()
+	r, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.streams.Get(pane)
+	// write writes text to the pane and waits until its last line is out.
+	write := func(text, last string) {
+		t.Helper()
+		pos, _ := st.Position()
+		if _, err := fmt.Fprint(tty, text); err != nil {
+			t.Fatal(err)
+		}
+		for !bytes.Contains(st.Read(pos).Data, []byte(last+"\r\n")) {
+			if err := st.Wait(ctx, st.Read(pos).Next); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var fill strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&fill, "fill-%d\n", i)
+	}
+	write(fill.String(), "fill-199")
+	if r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor}); err != nil || !slices.Contains(r.Lines, "fill-199") || r.LinesMissed {
+		t.Fatalf("200 lines past a history of 50: got %d lines, %v", len(r.Lines), err)
+	}
+	for round := range 12 {
+		_, _, offset, from, err := parseCursor(r.Cursor, "")
+		if err != nil || !from.known {
+			t.Fatalf("cursor %q: %+v %v", r.Cursor, from, err)
+		}
+		a, b := fmt.Sprint("a-", round), fmt.Sprint("b-", round)
+		write(a+"\n"+b+"\n", b)
+		g, err := s.readSince(ctx, pane, st, offset, from)
+		if err != nil || !g.ok || !slices.Equal(g.lines, []string{a, b}) {
+			t.Fatalf("round %d, from %+v: got %+v %v, want %s and %s from the grid", round, from, g, err, a, b)
+		}
+		if r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor}); err != nil || !slices.Equal(r.Lines, []string{a, b}) {
+			t.Fatalf("round %d: got %q %v", round, r.Lines, err)
 		}
 	}
 }

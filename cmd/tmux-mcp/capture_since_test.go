@@ -24,7 +24,7 @@ func (c *client) sinceAfter(t *testing.T, fx *fixtures.Server, pane, cursor, key
 	c.ok(t, "wait_for_channel", map[string]any{"channel": channel, "timeout": 60}, nil)
 	if len(prompt) > 0 && !prompt[0] {
 		// no prompt to wait for
-	} else if w := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{`^[$#] $`}, "regex": true, "timeout": 20}); !w.Found {
+	} else if w := waitText(t, c, map[string]any{"pane_id": pane, "patterns": []string{`^[$#] ?$`}, "regex": true, "timeout": 20}); !w.Found {
 		t.Fatalf("no prompt after %q: %+v", keys, w)
 	}
 	var r sinceResult
