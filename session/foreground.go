@@ -34,9 +34,10 @@ import (
 //   - anything else: sleeping on something that is not the terminal
 //     (sleep, a pipe, a socket).
 //
-// Any running thread makes the group not reading; else any thread reading
-// the terminal makes it reading; else a thread waiting on events makes it
-// unknown; else it is not reading.
+// A thread reading the terminal with none running makes the group
+// reading; else a thread waiting on events makes it unknown (an event loop
+// whose timer or collector thread runs a moment says nothing); else it is
+// not reading.
 //
 // How it is read: on this machine under Linux, from /proc in this
 // process (a few files, tens of microseconds); elsewhere (ssh, the BSDs,
@@ -251,7 +252,7 @@ func parseForeground(out string) fgReport {
 	return r
 }
 
-// The classes of a thread, in the order classifyForeground weighs them.
+// The classes of a thread.
 const (
 	fgNeutral = iota // waits for a child, a futex, a signal
 	fgOther          // sleeps on something that is not the terminal
@@ -275,7 +276,9 @@ func classifyForeground(r fgReport, tty string) Foreground {
 	if tpgid <= 0 || (r.linux && r.stdin != tty) {
 		return Foreground{}
 	}
-	best, wchan, seen := -1, "", false
+	seen := false
+	var wchan [fgRunning + 1]string // the wchan of a thread of each class
+	var has [fgRunning + 1]bool
 	for _, th := range r.threads {
 		if th.pgrp != tpgid {
 			continue
@@ -287,21 +290,25 @@ func classifyForeground(r fgReport, tty string) Foreground {
 		} else {
 			c = bsdClass(th)
 		}
-		if c > best {
-			best, wchan = c, th.wchan
+		if !has[c] {
+			has[c], wchan[c] = true, th.wchan
 		}
 	}
 	switch {
 	case !seen:
 		return Foreground{}
-	case best == fgRunning:
+	case has[fgReading] && !has[fgRunning]:
+		return Foreground{Known: true, Reading: true, Wchan: wchan[fgReading]}
+	case has[fgEvents]:
+		// An event loop: a thread that runs now and then (a timer, the
+		// collector) says nothing of whether it waits for the terminal.
+		return Foreground{Wchan: wchan[fgEvents]}
+	case has[fgRunning]:
 		return Foreground{Known: true}
-	case best == fgReading:
-		return Foreground{Known: true, Reading: true, Wchan: wchan}
-	case best == fgEvents:
-		return Foreground{Wchan: wchan}
+	case has[fgOther]:
+		return Foreground{Known: true, Wchan: wchan[fgOther]}
 	}
-	return Foreground{Known: true, Wchan: wchan}
+	return Foreground{Known: true, Wchan: wchan[fgNeutral]}
 }
 
 // linuxClass places a Linux thread; fds are its process's descriptors, as

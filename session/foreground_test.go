@@ -70,6 +70,11 @@ f 40 0 -> /dev/pts/5
 t 29864 29864 S 29864 do_epoll_wait 232 0x11 0x7ffc 0x400 0xffffffff
 t 29864 29865 S 29864 futex_wait_queue 202 0x0
 `, Foreground{Wchan: "do_epoll_wait"}},
+		{"codex while it works: epoll, futexes and a running thread", `linux 400 /dev/pts/5
+t 400 400 S 400 futex_do_wait 202 0x0
+t 400 401 R 400 0 running
+t 400 402 S 400 do_epoll_wait 232 0x3
+`, Foreground{Wchan: "do_epoll_wait"}},
 		{"sleep", `linux 30458 /dev/pts/5
 t 30458 30458 S 30458 hrtimer_nanosleep 230 0x0 0x0 0x7ffd 0x0
 `, Foreground{Known: true, Wchan: "hrtimer_nanosleep"}},
