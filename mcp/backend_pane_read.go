@@ -147,7 +147,10 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 	}
 	kept, dropped, _ := keepTail(snap.Lines, in.MaxLines, textBudget)
 	p := snap.Pane
-	fg := srv.Foreground(ctx, p.PID, p.TTY)
+	var fg session.Foreground
+	if !p.Dead {
+		fg = srv.Foreground(ctx, p.PID, p.TTY)
+	}
 	return PaneSnapshot{
 		PaneID:                p.ID,
 		Content:               strings.Join(kept, "\n"),
@@ -273,8 +276,10 @@ func (b *TmuxBackend) GetPaneInfo(ctx context.Context, in GetPaneInfoIn) (PaneIn
 		return PaneInfo{}, err
 	}
 	info := b.paneInfoOf(srv, p)
-	fg := srv.Foreground(ctx, p.PID, p.TTY)
-	info.ReadingInput = readingInput(&fg)
+	if !p.Dead {
+		fg := srv.Foreground(ctx, p.PID, p.TTY)
+		info.ReadingInput = readingInput(&fg)
+	}
 	return info, nil
 }
 

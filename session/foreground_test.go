@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // Reports as this machine's /proc gave them (Linux 6.18, tmux panes on
@@ -202,4 +203,48 @@ func BenchmarkForeground(b *testing.B) {
 	b.ReportMetric(rt, "roundtrip-µs")
 	b.ReportMetric(local/rt, "x-proc/roundtrip")
 	b.ReportMetric(script/rt, "x-script/roundtrip")
+}
+
+// TestForegroundGoneProcess: a pane whose process is gone is not known,
+// and costs no shell.
+func TestForegroundGoneProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc is Linux's")
+	}
+	if got := collectProc("2147483646"); got != "" {
+		t.Fatalf("report of a pid no process has: %q, want none", got)
+	}
+}
+
+// TestSSHForegroundProber: over ssh one shell on the host answers every
+// look; found gone it is started again, and Close ends it with the
+// connection's other sessions.
+func TestSSHForegroundProber(t *testing.T) {
+	e := newSSHEnv(t, -1)
+	ctx := testCtx(t)
+	e.fx.NewSession(t, "fg", "env", "PS1=$ ", "ENV=", fixtures.TestShell)
+	pid := e.fx.Tmux(t, "display-message", "-p", "-t", "fg:", "#{pane_pid}")
+	tty := e.fx.Tmux(t, "display-message", "-p", "-t", "fg:", "#{pane_tty}")
+	reading := func() bool { fg := e.srv.Foreground(ctx, pid, tty); return fg.Known && fg.Reading }
+	waitFor(t, "the shell to read its terminal", reading)
+	first := e.host.prober
+	for range 5 {
+		if !reading() {
+			t.Fatal("a later look: not reading")
+		}
+	}
+	if e.host.prober != first {
+		t.Fatal("a new prober for each look, want one")
+	}
+	_ = first.cmd.Process.Kill()
+	<-first.done
+	if !reading() || e.host.prober == first || e.host.prober == nil {
+		t.Fatalf("after the prober was killed: reading %v, prober %p (was %p); want a new one reading", reading(), e.host.prober, first)
+	}
+	e.m.Close()
+	e.host.Close()
+	if e.host.prober != nil {
+		t.Fatal("the prober outlived Close")
+	}
+	waitFor(t, "sshd's sessions to end", func() bool { return len(e.sshd.Sessions()) == 0 })
 }

@@ -150,10 +150,8 @@ func (localHost) controlArgv(context.Context, *Options, Socket, []string) ([]str
 // foreground reads /proc in this process on Linux, and runs the script
 // elsewhere.
 func (localHost) foreground(ctx context.Context, o *Options, pid, tty string) (string, error) {
-	if runtime.GOOS == "linux" {
-		if out := collectProc(pid); out != "" {
-			return out, nil
-		}
+	if runtime.GOOS == "linux" && dirExists("/proc/self") {
+		return collectProc(pid), nil // "": the process is gone
 	}
 	return runForegroundScript(ctx, o, append([]string{"sh"}, foregroundArgs(pid, tty)...))
 }
