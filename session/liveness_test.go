@@ -88,12 +88,18 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 	read := timed(func() error { _, _, err := s.Capture(ctx, ref, CaptureArgs{}); return err })
 	list := timed(func() error { _, err := s.Sessions(ctx); return err })
 	change := timed(func() error {
+		_, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "true", Literal: true, DriveMode: true})
+		return err
+	})
+	// Keys not meant for a mode: before 3.4 a look at the pane's mode comes
+	// first, and fails before anything is sent.
+	guarded := timed(func() error {
 		_, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "true", Literal: true})
 		return err
 	})
 	// Generous: catches a hang, not a slow machine.
 	const slack = 5 * time.Second
-	for name, ch := range map[string]<-chan opResult{"read": read, "list": list, "change": change} {
+	for name, ch := range map[string]<-chan opResult{"read": read, "list": list, "change": change, "guarded change": guarded} {
 		var r opResult
 		select {
 		case r = <-ch:
@@ -104,7 +110,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 		if !errors.As(r.err, &e) || e.Kind != KindConnLost {
 			t.Fatalf("%s: got %v, want connection_lost", name, r.err)
 		}
-		wantRetry := name != "change"
+		wantRetry := name == "read" || name == "list" || name == "guarded change" && !s.release().expandsRepeatCount()
 		if e.Retryable() != wantRetry || e.Written == wantRetry {
 			t.Errorf("%s: retryable %v, effects %s; want retryable %v", name, e.Retryable(), e.Effects(), wantRetry)
 		}

@@ -179,18 +179,22 @@ func (s *Server) refuseInModeFirst(ctx context.Context, drive bool, pane string)
 }
 
 // firstInMode looks at panes in one round trip and returns the index of
-// the first in a mode, and its refusal; -1 and nil if none is (or the look
-// failed: the send that follows answers for a missing pane).
+// the first in a mode, and its refusal; -1 and nil if none is. A look that
+// fails fails the send before any key: the index of its pane (0 for a
+// stuck server) and the error.
 func (s *Server) firstInMode(ctx context.Context, panes []string) (int, error) {
 	cmds := make([]controlmode.Command, len(panes))
 	for i, p := range panes {
 		cmds[i] = controlmode.NewCommand("display-message", "-p", "-t", p, "#{pane_id} #{pane_mode}")
 	}
 	rs, err := s.exec(ctx, cmds...)
-	if err != nil {
-		return -1, nil
+	if err != nil && len(rs) != len(cmds) {
+		return 0, err
 	}
 	for i, r := range rs {
+		if r.Err != nil {
+			return i, fromExec(r.Err) // a look: nothing was sent
+		}
 		if id, mode, _ := strings.Cut(strings.Join(r.Lines, ""), " "); mode != "" {
 			return i, inModeError(id, mode)
 		}

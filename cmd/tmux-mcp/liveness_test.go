@@ -69,7 +69,7 @@ func TestStoppedTmuxAnswersOverStdio(t *testing.T) {
 		return ch
 	}
 	read := callAsync("capture_pane", target)
-	input := callAsync("send_keys", map[string]any{"pane_id": pane, "keys": "true", "literal": true, "enter": false})
+	input := callAsync("send_keys", map[string]any{"pane_id": pane, "keys": "true", "literal": true, "enter": false, "drive_mode": true})
 	for _, w := range []struct {
 		name      string
 		ch        <-chan answer
