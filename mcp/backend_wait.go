@@ -80,6 +80,9 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 
 // WaitForContentChange implements wait_for_content_change.
 func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForContentChangeIn) (ContentChangeResult, error) {
+	if in.UntilReading && in.QuietMs == 0 {
+		return ContentChangeResult{}, invalidArguments("until_reading needs quiet_ms: the program is looked at once the pane is quiet")
+	}
 	timeout := b.clamp(in.Timeout)
 	srv := b.server(in.Socket)
 	pane, err := orDefaultPane(ctx, srv, paneRef(in.PaneTarget))

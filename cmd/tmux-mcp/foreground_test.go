@@ -179,7 +179,7 @@ func TestWaitUntilReading(t *testing.T) {
 	})
 
 	t.Run("needs quiet_ms", func(t *testing.T) {
-		if env := c.fail(t, "wait_for_content_change", map[string]any{"pane_id": pane, "until_reading": true, "timeout": 1}); env.Code != "invalid_arguments" || env.Effects != "none" {
+		if env := c.fail(t, "wait_for_content_change", map[string]any{"pane_id": pane, "until_reading": true, "timeout": 1}); env.Code != "invalid_arguments" || env.Effects != "none" || !strings.Contains(env.Message, "quiet_ms") {
 			t.Fatalf("until_reading without quiet_ms: got %+v, want invalid_arguments", env)
 		}
 	})
