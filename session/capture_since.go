@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
@@ -73,22 +74,9 @@ type SinceResult struct {
 // they are not blank). A cursor another process issued is refused.
 func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
-	var pane, gen string
-	var offset int64 = -1
-	var from gridAt
-	if a.Cursor != "" {
-		var err error
-		if pane, gen, offset, from, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
-			return SinceResult{}, err
-		}
-		if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
-			return SinceResult{}, errorf(KindInvalid, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
-		}
-	} else {
-		var err error
-		if pane, err = s.ResolvePane(ctx, a.Pane); err != nil {
-			return SinceResult{}, err
-		}
+	pane, gen, offset, from, err := s.sinceTarget(ctx, a)
+	if err != nil {
+		return SinceResult{}, err
 	}
 	st, release, err := s.watchPane(ctx, pane)
 	if err != nil {
@@ -118,47 +106,80 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		}
 	}
 	if !missed && !read {
-		r := st.Read(offset)
-		// An offset past the end: the stream was started again.
-		missed = r.Missed > 0 || r.Paused || offset > r.Next
-		if !missed {
-			// The cursor stops after the last newline; the line after it,
-			// unfinished, is shown and read again next time.
-			end := bytes.LastIndexByte(r.Data, '\n') + 1
-			width := s.paneWidth(pane)
-			text := termtext.Lines{Width: width}
-			text.Write(r.Data[:end])
-			lines, next = text.Take(), offset+int64(end)
-			rest := termtext.Lines{Width: width}
-			rest.Write(r.Data[end:])
-			if l := rest.Line(); strings.TrimSpace(l) != "" {
-				lines = append(lines, l)
-				res.LastLineUnfinished = true
-			}
-			if !asked {
-				if mark, err = s.markNow(ctx, pane); err != nil {
-					return SinceResult{}, err
-				}
+		var ok bool
+		if lines, next, res.LastLineUnfinished, ok = s.streamSince(st, pane, offset); !ok {
+			missed = true
+		} else if !asked {
+			if mark, err = s.markNow(ctx, pane); err != nil {
+				return SinceResult{}, err
 			}
 		}
 	}
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
-		rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
-		if err != nil {
+		if mark, lines, err = s.screenNow(ctx, pane); err != nil {
 			return SinceResult{}, err
 		}
-		at, err := markNowOf(rs[0], pane)
-		if err != nil {
-			return SinceResult{}, err
-		}
-		mark, lines, next = at.mark(), trimBlankTail(rs[1].Lines), pos
-		res.LinesMissed = offset >= 0
+		next, res.LinesMissed = pos, offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
 	res.Cursor = s.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// sinceTarget returns the pane a capture_since reads and, with a cursor,
+// where the cursor left it: its server's generation, the stream offset
+// (-1 without a cursor) and the grid mark.
+func (s *Server) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
+	if a.Cursor == "" {
+		pane, err = s.ResolvePane(ctx, a.Pane)
+		return pane, "", -1, gridAt{}, err
+	}
+	if pane, gen, offset, from, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
+		return "", "", -1, gridAt{}, err
+	}
+	if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
+		return "", "", -1, gridAt{}, errorf(KindInvalid, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
+	}
+	return pane, gen, offset, from, nil
+}
+
+// streamSince rebuilds the lines the pane printed after offset from its
+// stream, and the offset the next read starts at: after the last newline,
+// so the unfinished line after it is shown and read again next time. It
+// reports false when the stream no longer holds all of it.
+func (s *Server) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
+	r := st.Read(offset)
+	// An offset past the end: the stream was started again.
+	if r.Missed > 0 || r.Paused || offset > r.Next {
+		return nil, 0, false, false
+	}
+	end := bytes.LastIndexByte(r.Data, '\n') + 1
+	width := s.paneWidth(pane)
+	text := termtext.Lines{Width: width}
+	text.Write(r.Data[:end])
+	lines = text.Take()
+	rest := termtext.Lines{Width: width}
+	rest.Write(r.Data[end:])
+	if l := rest.Line(); strings.TrimSpace(l) != "" {
+		lines, unfinished = append(lines, l), true
+	}
+	return lines, offset + int64(end), unfinished, true
+}
+
+// screenNow reads the pane's screen and where its cursor is, in one round
+// trip.
+func (s *Server) screenNow(ctx context.Context, pane string) (gridAt, []string, error) {
+	rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
+	if err != nil {
+		return gridAt{}, nil, err
+	}
+	at, err := markNowOf(rs[0], pane)
+	if err != nil {
+		return gridAt{}, nil, err
+	}
+	return at.mark(), trimBlankTail(rs[1].Lines), nil
 }
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,
