@@ -40,9 +40,10 @@ import (
 // not reading.
 //
 // How it is read: on this machine under Linux, from /proc in this
-// process (a few files, tens of microseconds); elsewhere (ssh, the BSDs,
-// macOS) by foregroundScript, one shell run through the Host, which prints
-// what the same reading would. Not through the control channel: run-shell
+// process (a few files, about 0.1 ms here); on the BSDs and macOS by
+// foregroundScript, one sh; over ssh by foregroundLoop, one sh kept on the
+// shared connection that answers each look ([fgProber]). The scripts print
+// what the reading in Go prints. Not through the control channel: run-shell
 // without -b holds every later command of the channel for the shell's run,
 // and run-shell -b prints into the pane's view mode.
 
