@@ -43,9 +43,10 @@ import (
 // process (a few files, about 0.1 ms here); on the BSDs and macOS by
 // foregroundScript, one sh; over ssh by foregroundLoop, one sh kept on the
 // shared connection that answers each look ([fgProber]). The scripts print
-// what the reading in Go prints. Not through the control channel: run-shell
-// without -b holds every later command of the channel for the shell's run,
-// and run-shell -b prints into the pane's view mode.
+// what the reading in Go prints. Not through the control channel: a
+// control client gets run-shell's output after the command's %end, outside
+// any reply, and run-shell -b's in the pane's view mode, which it puts the
+// pane in (3.2a and next-3.8 alike).
 
 // Foreground is what the kernel tells of a pane's foreground program.
 type Foreground struct {
