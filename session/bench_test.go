@@ -259,24 +259,30 @@ func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
 	if _, refused := (SendKeysArgs{Keys: "git tag", Literal: true}).commands(pane, mustGuard(b, s)); s.release().bindsPanePrompts() && len(refused.waiting) == 0 {
 		b.Fatal("tmux 3.8 and later: git tag is not guarded")
 	}
-	send := func(text string) time.Duration {
+	send := func(text string, drive bool) time.Duration {
 		start := time.Now()
-		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, SendKeysArgs{Keys: text, Literal: true}); err != nil {
+		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, SendKeysArgs{Keys: text, Literal: true, DriveMode: drive}); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)
 	}
-	var plain, guarded []time.Duration
+	// plain: keys meant for any mode and opening no prompt, unguarded;
+	// prompt: keys that 3.8's copy mode answers with a pane prompt;
+	// mode: the default, refused in any mode (a -N format from 3.4, a look
+	// first before).
+	var plain, prompt, mode []time.Duration
 	for b.Loop() {
-		plain = append(plain, send("echo hi"))
-		guarded = append(guarded, send("git tag"))
+		plain = append(plain, send("echo hi", true))
+		prompt = append(prompt, send("git tag", true))
+		mode = append(mode, send("echo hi", false))
 	}
-	slices.Sort(plain)
-	slices.Sort(guarded)
-	p, g := plain[len(plain)/2], guarded[len(guarded)/2]
+	median := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	p, g, m := median(plain), median(prompt), median(mode)
 	b.ReportMetric(float64(p.Microseconds()), "plain-median-µs")
 	b.ReportMetric(float64(g.Microseconds()), "guarded-median-µs")
 	b.ReportMetric(float64(g)/float64(p), "guarded/plain")
+	b.ReportMetric(float64(m.Microseconds()), "mode-guarded-median-µs")
+	b.ReportMetric(float64(m)/float64(p), "mode-guarded/plain")
 }
 
 func mustGuard(b *testing.B, s *Server) keyGuard {
