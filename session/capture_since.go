@@ -87,8 +87,12 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	defer release()
 
 	res := SinceResult{PaneID: pane}
-	// The next cursor's offset is taken before tmux is asked, so that the
+	// The stream first holds all tmux read before the call, then the next
+	// cursor's offset is taken, before tmux is asked for rows, so that the
 	// stream from it holds all that comes after the rows read.
+	if err := s.syncStream(ctx, st); err != nil {
+		return SinceResult{}, err
+	}
 	pos, _ := st.Position()
 	missed := offset < 0 || gen != s.Generation()
 	var lines []string

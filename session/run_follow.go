@@ -422,7 +422,10 @@ func (f *follower) lookNow(ctx context.Context) bool {
 	}
 	// tmux delivers a pane's output before the reply to a command sent
 	// after it was read: what the look saw drawn, the stream holds, the
-	// end marker included if it came.
+	// end marker included if it came (a watcher's stream once synced).
+	if err := f.s.syncStream(ctx, f.st); err != nil {
+		return false
+	}
 	if _, ended := f.consume(ctx); !ended {
 		f.finish(end, 0, false, nil)
 	}

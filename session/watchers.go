@@ -236,3 +236,31 @@ func (l *link) watcherCount() int {
 // fall behind. A pane's buffer holds between StreamCap and 2×StreamCap
 // bytes, so memory stays bounded whatever a pane prints.
 const StreamCap = panestream.Cap
+
+// watcherConn returns the client of the watcher whose source number is
+// src, nil if src is the main client's or no watcher's.
+func (l *link) watcherConn(src uint64) *controlmode.Conn {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range l.watchers {
+		if w.ref.src == src {
+			return w.ref.conn()
+		}
+	}
+	return nil
+}
+
+// syncStream makes st hold all the output tmux had read for its pane when
+// the call began. tmux sends a client a pane's output before its reply to
+// a command that came after the output was read, so one round trip on the
+// main client does it for panes the main client delivers; a watcher's
+// output is not ordered with the main client's replies, and gets a round
+// trip of its own.
+func (s *Server) syncStream(ctx context.Context, st *panestream.Stream) error {
+	c := s.link.watcherConn(st.Source())
+	if c == nil {
+		return nil
+	}
+	_, err := s.send(ctx, c, controlmode.NewCommand("display-message", "-p", "sync"))
+	return err
+}
