@@ -315,17 +315,27 @@ func TestAgentCLIMenu(t *testing.T) {
 			keys = []string{"Enter"} // Down was taken
 		}
 	}
-	config, err := os.ReadFile(filepath.Join(env.Home, ".claude.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg struct {
-		Projects map[string]struct {
-			Trusted bool `json:"hasTrustDialogAccepted"`
-		} `json:"projects"`
-	}
-	if err := json.Unmarshal(config, &cfg); err != nil || !cfg.Projects[env.Dir].Trusted {
-		t.Fatalf("after Down, Enter: the project is not trusted (%v); the config holds:\n%s", err, config)
+	// Its prompt proves the second item was taken ("No, exit" ends the CLI); the
+	// config says so too, written a moment after the prompt is drawn (once seen
+	// missing right after it): no event tells when, so it is read again for a while.
+	var config []byte
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		var err error
+		if config, err = os.ReadFile(filepath.Join(env.Home, ".claude.json")); err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct {
+			Projects map[string]struct {
+				Trusted bool `json:"hasTrustDialogAccepted"`
+			} `json:"projects"`
+		}
+		if json.Unmarshal(config, &cfg) == nil && cfg.Projects[env.Dir].Trusted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after Down, Enter: the project is not trusted 15 s after the prompt; the config holds:\n%s", config)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	c.typeText(t, pane, agentcli.Screens[agentcli.Claude].Quit, api)
 	c.enterUntil(t, pane, "the shell's prompt after claude", api, prompt)
