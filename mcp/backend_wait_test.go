@@ -116,9 +116,11 @@ func TestCaptureSinceTool(t *testing.T) {
 func TestWaitForContentChangeTool(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
 		pane := shPane(t, env)
-		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "for i in 1 2 3; do echo $i; sleep 0.1; done"}, nil)
+		// Gaps of 50 ms against a quiet of 1 s: on a loaded machine a
+		// fork of sleep has taken more than 250 ms, a real quiet.
+		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "for i in 1 2 3; do echo $i; sleep 0.05; done"}, nil)
 		var r ContentChangeResult
-		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 250, "timeout": 20}, &r)
+		env.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 20}, &r)
 		if !r.Quiet || !r.Changed || r.TimedOut || r.PaneID != pane || r.EffectiveTimeout != 20 {
 			t.Fatalf("quiet: got %+v", r)
 		}
