@@ -2,10 +2,7 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,70 +29,16 @@ func BenchmarkWaitForText_WakeFloodInline(b *testing.B) {
 // one. Before the flood starts, 200 trials in the same process give the
 // quiet median the flood's is compared with (x-quiet).
 func benchWakeFlood(b *testing.B, draw func(mark string) string) {
-	fx, s := newTestServer(b)
-	ctx := context.Background()
-	fx.NewSession(b, "w", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(b, s, "w")
-	p, err := s.Pane(ctx, pane)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		b.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	defer tty.Close()
-	st := s.streams.Get(pane)
-	trial := 0
-	// wakes measures n waits, each from the draw to the wait's return.
-	wakes := func(n int) []time.Duration {
-		var lat []time.Duration
-		for range n {
-			// Unique across rounds: a mark already on screen would match at once.
-			trial++
-			mark := fmt.Sprintf("wake-%d", trial)
-			done := make(chan time.Time, 1)
-			errc := make(chan error, 1)
-			go func() {
-				r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{mark}, MatchCase: true, Timeout: 10 * time.Second})
-				done <- time.Now()
-				if err == nil && r.Outcome != OutcomeMatched {
-					err = fmt.Errorf("outcome %s: %+v", r.Outcome, r)
-				}
-				errc <- err
-			}()
-			// Start the clock only once the wait is following the stream.
-			for st.Waiters() == 0 {
-				if len(done) > 0 {
-					b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
-				}
-				runtime.Gosched()
-			}
-			t0 := time.Now()
-			if _, err := fmt.Fprint(tty, draw(mark)); err != nil {
-				b.Fatal(err)
-			}
-			t1 := <-done
-			if err := <-errc; err != nil {
-				b.Fatal(err)
-			}
-			lat = append(lat, t1.Sub(t0))
-		}
-		slices.Sort(lat)
-		return lat
-	}
-	quiet := wakes(200)[100]
+	fx, wk := newWaker(b, draw)
+	quiet := wk.wakes(200)[100]
 	for range 2 {
 		fx.Tmux(b, "split-window", "-d", "-t", "w:", "yes", "flood-line")
 	}
 	var lat []time.Duration
 	for b.Loop() {
-		lat = append(lat, wakes(200)...)
+		lat = append(lat, wk.wakes(200)...)
 	}
-	slices.Sort(lat)
-	median := lat[len(lat)/2]
-	b.ReportMetric(float64(median.Microseconds()), "wake-median-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "wake-p99-µs")
+	median := reportWakes(b, lat)
 	b.ReportMetric(float64(quiet.Microseconds()), "quiet-median-µs")
 	b.ReportMetric(float64(median)/float64(quiet), "x-quiet")
 	reportLoad(b)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // Benchmarks print their figure and, measured in the same process against
@@ -150,11 +151,34 @@ func BenchmarkWaitForText_WakeInline(b *testing.B) {
 // benchWake measures, 200 times a round, how long after a pane is written
 // what draw(mark) draws a wait for mark returns, as median and p99.
 func benchWake(b *testing.B, draw func(mark string) string) {
+	_, wk := newWaker(b, draw)
+	var lat []time.Duration
+	for b.Loop() {
+		lat = append(lat, wk.wakes(200)...)
+	}
+	reportWakes(b, lat)
+}
+
+// A waker times waits on one pane: each from the moment what draw(mark)
+// draws is written to the pane's terminal to the moment the wait for mark
+// returns.
+type waker struct {
+	b     *testing.B
+	s     *Server
+	pane  string
+	tty   *os.File
+	st    *panestream.Stream
+	draw  func(mark string) string
+	trial int // numbers the marks: a mark already on the screen would match at once
+}
+
+// newWaker starts a test server with a session whose pane reads its
+// input and prints nothing, and returns the fixture and a waker on it.
+func newWaker(b *testing.B, draw func(mark string) string) (*fixtures.Server, *waker) {
 	fx, s := newTestServer(b)
-	ctx := context.Background()
 	fx.NewSession(b, "w", "sh", "-c", "exec cat >/dev/null")
 	pane := paneOf(b, s, "w")
-	p, err := s.Pane(ctx, pane)
+	p, err := s.Pane(context.Background(), pane)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -162,51 +186,55 @@ func benchWake(b *testing.B, draw func(mark string) string) {
 	if err != nil {
 		b.Skipf("cannot write to the pane's terminal: %v", err)
 	}
-	defer tty.Close()
-	st := s.streams.Get(pane)
-	var lat []time.Duration
-	trial := 0
-	for b.Loop() {
-		lat = lat[:0]
-		for range 200 {
-			// Unique across b.Loop's rounds too: a mark already on the
-			// screen would match at once.
-			trial++
-			mark := fmt.Sprintf("wake-%d", trial)
-			done := make(chan time.Time, 1)
-			errc := make(chan error, 1)
-			go func() {
-				r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{mark}, MatchCase: true, Timeout: 10 * time.Second})
-				done <- time.Now()
-				if err == nil && r.Outcome != OutcomeMatched {
-					err = fmt.Errorf("outcome %s: %+v", r.Outcome, r)
-				}
-				errc <- err
-			}()
-			// Start the clock only once the wait is following the stream.
-			for {
-				if st.Waiters() > 0 {
-					break
-				}
-				if len(done) > 0 {
-					b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
-				}
-				runtime.Gosched()
+	b.Cleanup(func() { tty.Close() })
+	return fx, &waker{b: b, s: s, pane: pane, tty: tty, st: s.streams.Get(pane), draw: draw}
+}
+
+// wakes times n waits and returns their latencies, sorted.
+func (wk *waker) wakes(n int) []time.Duration {
+	b, ctx := wk.b, context.Background()
+	lat := make([]time.Duration, 0, n)
+	for range n {
+		wk.trial++
+		mark := fmt.Sprintf("wake-%d", wk.trial)
+		done := make(chan time.Time, 1)
+		errc := make(chan error, 1)
+		go func() {
+			r, err := wk.s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: wk.pane}, Patterns: []string{mark}, MatchCase: true, Timeout: 10 * time.Second})
+			done <- time.Now()
+			if err == nil && r.Outcome != OutcomeMatched {
+				err = fmt.Errorf("outcome %s: %+v", r.Outcome, r)
 			}
-			t0 := time.Now()
-			if _, err := fmt.Fprint(tty, draw(mark)); err != nil {
-				b.Fatal(err)
+			errc <- err
+		}()
+		// Start the clock only once the wait is following the stream.
+		for wk.st.Waiters() == 0 {
+			if len(done) > 0 {
+				b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
 			}
-			t1 := <-done
-			if err := <-errc; err != nil {
-				b.Fatal(err)
-			}
-			lat = append(lat, t1.Sub(t0))
+			runtime.Gosched()
 		}
+		t0 := time.Now()
+		if _, err := fmt.Fprint(wk.tty, wk.draw(mark)); err != nil {
+			b.Fatal(err)
+		}
+		t1 := <-done
+		if err := <-errc; err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, t1.Sub(t0))
 	}
 	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "wake-median-µs")
+	return lat
+}
+
+// reportWakes reports the median and p99 of lat and returns the median.
+func reportWakes(b *testing.B, lat []time.Duration) time.Duration {
+	slices.Sort(lat)
+	median := lat[len(lat)/2]
+	b.ReportMetric(float64(median.Microseconds()), "wake-median-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "wake-p99-µs")
+	return median
 }
 
 func BenchmarkRunCommand_True(b *testing.B) {
