@@ -116,6 +116,9 @@ func TestQuote(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"abc", "abc"},
 		{"%1", "%1"},
+		{"%1:on", "'%1:on'"},
+		{"%if", "'%if'"},
+		{"a%b", "a%b"},
 		{"", "''"},
 		{"a b", "'a b'"},
 		{"it's", `'it'\''s'`},

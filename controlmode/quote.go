@@ -22,9 +22,14 @@ func Quote(s string) (string, error) {
 
 // bareSafe reports whether s can be written without quotes: tmux's lexer
 // gives these bytes no meaning (no $ or ~ expansion, no comment, no braces,
-// no separators).
+// no separators). A bare word that starts with % is a token only if it is
+// all % and digits (a pane id); any other (%1:on) is read as a condition
+// such as %if, and the line is a syntax error.
 func bareSafe(s string) bool {
 	if s == "" {
+		return false
+	}
+	if s[0] == '%' && strings.Trim(s, "%0123456789") != "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -47,7 +47,9 @@ func TestQuoteRoundTrip(t *testing.T) {
 	pieces := []string{"'", "''", `\`, `\'`, ";", `\;`, " ; ", "#{session_name}", "#(touch CANARY)", "$(touch CANARY)",
 		"$HOME", "~", "%", "%1", "%end 1 2 1", "-", "--", "-t", "{", "}", `"`, "é", "☃", "\t", "x", " ", "=", "@", "!", "\x1b[31m"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	cases := []string{"", "-leading", "--", "'", "plain"}
+	// A bare word that starts with % and is not all % and digits is a
+	// condition to tmux's lexer (%if): refresh-client -A takes %1:on.
+	cases := []string{"", "-leading", "--", "'", "plain", "%1:continue", "%x", "%1x", "%%", "%12"}
 	for range 300 {
 		var b strings.Builder
 		for range rng.IntN(8) + 1 {
