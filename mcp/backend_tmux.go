@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"path/filepath"
 	"time"
 
@@ -29,16 +30,39 @@ type TmuxOptions struct {
 	SuppressHistory bool
 }
 
-// TmuxBackend serves the catalogue from a session.Manager: the real
-// Backend. Its methods live in backend_*.go, one file per domain.
+// TmuxBackend serves the catalogue from a session.Manager. Its exported
+// methods are the tools' handlers, one per tool, named after it, taking the
+// tool's input type and returning its result type; a tool is declared
+// once, in tools_<domain>.go, by a method expression of this type (addTool). They
+// live in backend_*.go, one file per domain.
+//
+// Inputs arrive validated against the tool's schema (types, enums, limits,
+// no NUL, single-line ids and names) with defaults applied; an argument that
+// was absent is its zero value (nil for pointer fields). A returned error is
+// mapped to the envelope by classify: return a *ToolError, or an error
+// implementing the interfaces documented there (CodedError, EffectsError,
+// RetryableError, SuggestionError). Returned results may contain nil slices;
+// they are sent as empty lists.
+//
+// Handlers are called concurrently, one goroutine per request; ctx is
+// cancelled when the client cancels the request.
 type TmuxBackend struct {
 	m    *session.Manager
 	opts TmuxOptions
 }
 
-var _ Backend = (*TmuxBackend)(nil)
+var (
+	_ toolRunner    = (*TmuxBackend)(nil)
+	_ scopeSource   = (*TmuxBackend)(nil)
+	_ changeWatcher = (*TmuxBackend)(nil)
+)
 
-// NewTmuxBackend returns a Backend serving m's servers.
+// runTool implements toolRunner: d's handler on b.
+func (b *TmuxBackend) runTool(ctx context.Context, d *toolDef, in any) (any, error) {
+	return d.handler(b, ctx, in)
+}
+
+// NewTmuxBackend returns a TmuxBackend serving m's servers.
 func NewTmuxBackend(m *session.Manager, opts *TmuxOptions) *TmuxBackend {
 	b := &TmuxBackend{m: m}
 	if opts != nil {

@@ -107,8 +107,13 @@ type toolDef struct {
 	resultAs   string     // the tool whose output schema describes this one's result
 
 	in, out reflect.Type
-	// run decodes the input with decode and calls the handler.
+	// run decodes the input with decode and answers it: with the handler,
+	// or in this package (the batch tools).
 	run func(ctx context.Context, s *server, decode func(dst any) *ToolError) (any, error)
+	// handler runs the tool on a TmuxBackend; in is of type in.
+	handler func(b *TmuxBackend, ctx context.Context, in any) (any, error)
+	// cut, when not nil, cuts the handler's answer to the owned scope (cutToScope).
+	cut func(ctx context.Context, p *scopePolicy, in any, run func(any) (any, error)) (any, error)
 
 	// Built once by catalogue().
 	spec   *inputSpec
@@ -183,33 +188,40 @@ func needsTarget(args ...string) toolOption {
 	return func(d *toolDef) { d.needsTarget = args }
 }
 
-// addTool declares a tool served by the Backend method call, a method
-// expression such as Backend.ListSessions. With its options (a scope class
-// always, a toolset above the readonly tier) it is the tool's one
-// declaration: the input and result types come from call, what the input
-// targets from the input type (targeter). It is the one place where they
-// meet the generic wrapper: everything else about a call (denial,
+// addTool declares a tool served by handler, a method expression of
+// *TmuxBackend such as (*TmuxBackend).ListSessions. With its options (a
+// scope class always, a toolset above the readonly tier) it is the tool's
+// one declaration: the input and result types come from handler, what the
+// input targets from the input type (targeter). It is the one place where
+// they meet the generic wrapper: everything else about a call (denial,
 // validation, panics, the envelope) is in server.call.
 func addTool[In, Out any](name string, tier Tier, ann Annotations, desc string,
-	call func(Backend, context.Context, In) (Out, error), opts ...toolOption) *toolDef {
-	return declare(name, tier, ann, desc, func(ctx context.Context, s *server, in In) (Out, error) {
-		return call(s.backend, ctx, in)
-	}, opts...)
+	handler func(*TmuxBackend, context.Context, In) (Out, error), opts ...toolOption) *toolDef {
+	d := declare[In, Out](name, tier, ann, desc, nil, opts...)
+	d.handler = func(b *TmuxBackend, ctx context.Context, in any) (any, error) {
+		return handler(b, ctx, in.(In))
+	}
+	return d
 }
 
-// declare declares a tool whose handler is run; see addTool.
+// declare declares a tool whose input is In and result Out. serve, when
+// not nil, answers it in this package (the batch tools); else addTool
+// gives it a handler.
 func declare[In, Out any](name string, tier Tier, ann Annotations, desc string,
-	run func(context.Context, *server, In) (Out, error), opts ...toolOption) *toolDef {
+	serve func(context.Context, *server, In) (Out, error), opts ...toolOption) *toolDef {
 	d := &toolDef{
 		name: name, desc: desc, tier: tier, ann: ann,
 		in: reflect.TypeFor[In](), out: reflect.TypeFor[Out](),
-		run: func(ctx context.Context, s *server, decode func(any) *ToolError) (any, error) {
-			var in In
-			if te := decode(&in); te != nil {
-				return nil, te
-			}
-			return run(ctx, s, in)
-		},
+	}
+	d.run = func(ctx context.Context, s *server, decode func(any) *ToolError) (any, error) {
+		var in In
+		if te := decode(&in); te != nil {
+			return nil, te
+		}
+		if serve != nil {
+			return serve(ctx, s, in)
+		}
+		return s.handle(ctx, d, in)
 	}
 	if tier == TierReadonly {
 		d.toolset = ToolsetInspect
@@ -220,18 +232,48 @@ func declare[In, Out any](name string, tier Tier, ann Annotations, desc string,
 	return d
 }
 
+// cutToScope gives a listing tool the cut of its answer to the sessions
+// in the owned scope: cut runs the handler with run (on an input of its
+// choosing, such as every page) and keeps the rows in scope.
+func cutToScope[In, Out any](cut func(ctx context.Context, p *scopePolicy, in In, run func(In) (Out, error)) (Out, error)) toolOption {
+	return func(d *toolDef) {
+		d.cut = func(ctx context.Context, p *scopePolicy, in any, run func(any) (any, error)) (any, error) {
+			return cut(ctx, p, in.(In), func(in In) (Out, error) {
+				out, err := run(in)
+				o, _ := out.(Out)
+				return o, err
+			})
+		}
+	}
+}
+
+// serveAs runs the tool name's handler on in, as a call would after its
+// checks (the scope's cut included), for this package's own reads
+// (resources). Out is the tool's result type.
+func serveAs[Out any](ctx context.Context, s *server, name string, in any) (Out, error) {
+	out, err := s.handle(ctx, lookupTool(name), in)
+	o, _ := out.(Out)
+	return o, err
+}
+
 // check panics when the declaration is incomplete or contradicts itself.
 func (d *toolDef) check() {
 	fail := func(format string, args ...any) {
 		panic(fmt.Sprintf("mcp: tool %s: ", d.name) + fmt.Sprintf(format, args...))
 	}
 	switch {
+	case d.handler == nil && !d.batch:
+		fail("no handler (addTool)")
 	case d.access == accessUnset:
 		fail("no scope class (touchesNone, lists, reads, writes or touchesServer)")
 	case d.toolset == 0:
 		fail("in no toolset (manage, execute or teardown)")
 	case d.tier == TierReadonly && d.toolset != ToolsetInspect:
 		fail("a readonly tool is an inspect tool")
+	case d.access == accessList && d.cut == nil:
+		fail("a listing without its cut to the owned scope (cutToScope)")
+	case d.access != accessList && d.cut != nil:
+		fail("a cut to the owned scope on a tool that lists nothing")
 	case d.tier == TierReadonly && d.access > accessRead:
 		fail("a readonly tool with scope class %d", d.access)
 	}
@@ -251,6 +293,19 @@ var catalogue func() []*toolDef
 
 func init() { catalogue = sync.OnceValue(buildCatalogue) }
 
+// The tool declarations, by domain, one file each (tools_<domain>.go):
+// each domain's list of declarations, then its tools' input types. A
+// declaration is all this package knows of a tool: its name, tier,
+// annotations and description; its handler, a method expression of
+// *TmuxBackend whose types are the tool's input and result; its scope class
+// (touchesNone, lists, reads, writes, touchesServer); above the readonly
+// tier its toolset (manage, execute, teardown); and options for the rest
+// (scopeRule when its class's words do not say what it may do, execArgs,
+// needsTarget, resultAs, cutToScope for a listing, ...). What a call
+// targets, its input type says (its targets method, beside it).
+//
+// Tiers and annotation presets are libtmux-mcp's, except create_session and
+// teardown_session, which carry the annotations of their seed documents.
 func buildCatalogue() []*toolDef {
 	var defs []*toolDef
 	for _, group := range [][]*toolDef{serverTools(), sessionTools(), windowTools(),

@@ -4,10 +4,14 @@
 // 56 tools plus teardown_session ([Catalogue]), their input and output
 // schemas, annotations and safety tiers, the error envelope ([ToolError]),
 // the tmux:// resources and the prompts. Each tool is declared once, in
-// tools.go: name, tier, toolset, scope class, words and handler. What a tool
-// does is behind one seam, [Backend]: one method per tool (the batch tools
-// excepted: this package runs their rows), typed with this package's input
-// and result types; each input type says what it targets (targets.go). [NewServer] puts the two together into a [Server]: the Go SDK's
+// tools_<domain>.go beside its input type: name, tier, toolset, scope
+// class, words and handler, a method of [TmuxBackend] typed with the
+// tool's input and result types (the batch tools excepted: this package
+// runs their rows). Each input type says what it targets (targets.go), and
+// a listing says how its answer is cut to the owned scope. Adding a tool
+// is its declaration with its input type, and its handler. The server runs
+// handlers through one small seam (toolRunner), which tests fill with a
+// double. [NewServer] puts the two together into a [Server]: the Go SDK's
 // server, plus [Server.CallTool], the same call path for a transport that
 // decodes tools/call itself.
 //
@@ -22,7 +26,7 @@
 // ([Scope], Options.Scope) every target is then placed in its sessions from
 // the live model, and a call that reaches outside the sessions this process
 // created is refused target_denied before anything is written. Then the
-// Backend method runs. Its result becomes structuredContent plus a text content; any error,
+// handler runs. Its result becomes structuredContent plus a text content; any error,
 // and any panic, becomes the envelope of CONTRACT §3 in both. A call to a
 // known tool that the tier or tool selection leaves out is answered
 // tool_denied, not "unknown tool". Each call writes one audit line with
@@ -38,6 +42,6 @@
 //
 // # Concurrency
 //
-// The SDK handles each request on its own goroutine, so Backend methods run
+// The SDK handles each request on its own goroutine, so handlers run
 // concurrently; the server's own state is read-only after NewServer.
 package mcp

@@ -14,9 +14,9 @@ import (
 
 // watchCounter is a changeWatcher that counts the watches running.
 type watchCounter struct {
-	Backend // nil: a call that reaches it panics, answered internal
-	mu      sync.Mutex
-	running map[string]int // pane ("" for sessions) -> watches
+	noBackend // a call that reaches it panics, answered internal
+	mu        sync.Mutex
+	running   map[string]int // pane ("" for sessions) -> watches
 }
 
 func (w *watchCounter) WatchResource(_ context.Context, _ Socket, pane string, _ func()) (func(), error) {
@@ -47,7 +47,7 @@ func (w *watchCounter) count(pane string) int {
 // unsubscribing lets go of its watch.
 func TestSubscriptionsBelongToTheirSession(t *testing.T) {
 	w := &watchCounter{}
-	srv, err := NewServer(w, &Options{Safety: "readonly"})
+	srv, err := newServer(w, &Options{Safety: "readonly"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSubscriptionsBelongToTheirSession(t *testing.T) {
 // never a token) in the audit line, and every cacheable result is private.
 func TestOwnerInAuditAndCache(t *testing.T) {
 	var log bytes.Buffer
-	srv, err := NewServer(&watchCounter{}, &Options{Safety: "readonly", Owner: "ci-bot",
+	srv, err := newServer(&watchCounter{}, &Options{Safety: "readonly", Owner: "ci-bot",
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)

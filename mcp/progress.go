@@ -8,7 +8,7 @@ import (
 
 type progressKey struct{}
 
-// withProgress lets a Backend method report progress on req, when the
+// withProgress lets a handler report progress on req, when the
 // client asked for it with a progress token.
 func withProgress(ctx context.Context, req *sdk.CallToolRequest) context.Context {
 	if req == nil || req.Params == nil || req.Params.GetProgressToken() == nil || req.Session == nil {

@@ -113,7 +113,7 @@ func parseResource(uri string) (r resourceRef, ok bool) {
 	return r, true
 }
 
-// readResource answers one tmux:// URI through the Backend's tool methods.
+// readResource answers one tmux:// URI through the tools' handlers (serveAs), cut to the scope as a call's.
 func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadResourceResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -132,7 +132,7 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if r.kind == "pane_content" {
-		m, err := s.backend.CapturePane(ctx, CapturePaneIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
+		m, err := serveAs[Message](ctx, s, "capture_pane", CapturePaneIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
 		if err != nil {
 			return nil, resourceError(uri, classify(err))
 		}
@@ -154,34 +154,34 @@ func (s *server) resourceValue(ctx context.Context, r resourceRef) (any, error) 
 	st := SessionTarget{SessionName: r.session}
 	switch r.kind {
 	case "sessions":
-		l, err := s.backend.ListSessions(ctx, ListSessionsIn{Socket: r.sock})
+		l, err := serveAs[List[SessionInfo]](ctx, s, "list_sessions", ListSessionsIn{Socket: r.sock})
 		return orEmpty(l.Result), err
 	case "session":
-		info, err := s.backend.GetSessionInfo(ctx, GetSessionInfoIn{SessionTarget: st, Socket: r.sock})
+		info, err := serveAs[SessionInfo](ctx, s, "get_session_info", GetSessionInfoIn{SessionTarget: st, Socket: r.sock})
 		if err != nil {
 			return nil, err
 		}
-		w, err := s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: st, Socket: r.sock})
+		w, err := serveAs[List[WindowInfo]](ctx, s, "list_windows", ListWindowsIn{SessionTarget: st, Socket: r.sock})
 		return struct {
 			SessionInfo
 			Windows []WindowInfo `json:"windows"`
 		}{info, w.Result}, err
 	case "session_windows":
-		l, err := s.backend.ListWindows(ctx, ListWindowsIn{SessionTarget: st, Socket: r.sock})
+		l, err := serveAs[List[WindowInfo]](ctx, s, "list_windows", ListWindowsIn{SessionTarget: st, Socket: r.sock})
 		return orEmpty(l.Result), err
 	case "window":
 		wt := WindowTarget{SessionName: r.session, WindowIndex: r.window}
-		info, err := s.backend.GetWindowInfo(ctx, GetWindowInfoIn{WindowTarget: wt, Socket: r.sock})
+		info, err := serveAs[WindowInfo](ctx, s, "get_window_info", GetWindowInfoIn{WindowTarget: wt, Socket: r.sock})
 		if err != nil {
 			return nil, err
 		}
-		p, err := s.backend.ListPanes(ctx, ListPanesIn{SessionTarget: st, WindowIndex: r.window, Socket: r.sock})
+		p, err := serveAs[List[PaneInfo]](ctx, s, "list_panes", ListPanesIn{SessionTarget: st, WindowIndex: r.window, Socket: r.sock})
 		return struct {
 			WindowInfo
 			Panes []PaneInfo `json:"panes"`
 		}{info, p.Result}, err
 	}
-	return s.backend.GetPaneInfo(ctx, GetPaneInfoIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
+	return serveAs[PaneInfo](ctx, s, "get_pane_info", GetPaneInfoIn{PaneTarget: PaneTarget{PaneID: r.pane}, Socket: r.sock})
 }
 
 func orEmpty[T any](s []T) []T {

@@ -120,17 +120,16 @@ var serverOptions = map[string]bool{
 type scopePolicy struct {
 	scope Scope
 	allow []string    // --allow-session globs (path.Match), checked valid
-	src   scopeSource // nil when the Backend offers none
+	src   scopeSource // nil when the backend offers none
 }
 
 // newScopePolicy checks the globs of --allow-session.
-func newScopePolicy(scope Scope, allow []string, b Backend) (*scopePolicy, error) {
+func newScopePolicy(scope Scope, allow []string, src scopeSource) (*scopePolicy, error) {
 	for _, g := range allow {
 		if _, err := path.Match(g, ""); err != nil || g == "" {
 			return nil, fmt.Errorf("%w: --allow-session %q is not a glob", ErrUsage, g)
 		}
 	}
-	src, _ := b.(scopeSource)
 	return &scopePolicy{scope: scope, allow: slices.Clone(allow), src: src}, nil
 }
 
@@ -144,10 +143,10 @@ func (p *scopePolicy) allowed(name string) bool {
 	return false
 }
 
-// scopeSource is what a Backend offers for scopes: where things are on the
+// scopeSource is what a backend offers for scopes: where things are on the
 // server a call addresses, from the live model, and which of its sessions
-// this process owns. TmuxBackend implements it; with a Backend that does
-// not, the owned scopes refuse every call that names a session.
+// this process owns. TmuxBackend implements it; without one, the owned
+// scopes refuse every call that names a session.
 type scopeSource interface {
 	placement(ctx context.Context, sock Socket, fresh bool) (session.Placement, func(id string) bool, error)
 	// sessionsOf reads fresh which sessions each pane or window id is in.
@@ -328,7 +327,7 @@ func (p *scopePolicy) checks(a access) bool {
 }
 
 // check refuses a call of tool d with the decoded input in (a pointer to
-// d's input type) that reaches outside the scope, before the Backend runs.
+// d's input type) that reaches outside the scope, before the handler runs.
 // It reads where things are from the live model, which costs no tmux call
 // while the model is current. What the call targets, the input says
 // ([targeter]). Under owned, a read that names no target is pointed at the

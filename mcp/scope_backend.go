@@ -25,28 +25,23 @@ func (b *TmuxBackend) sessionsOf(ctx context.Context, sock Socket, ids []string)
 	return b.server(sock).SessionsOf(ctx, ids)
 }
 
-// scopedBackend is the Backend a server under the owned scope calls: the
-// listings, searches and counts of the given one, cut to the sessions in
-// scope. Every other method is the given one's; the scope check before a
-// call (scopePolicy.check) keeps them on targets in scope.
-type scopedBackend struct {
-	Backend
-	p *scopePolicy
-}
+// The cuts of the listing tools under the owned scope (cutToScope): each
+// runs the handler, then keeps the rows in scope. Every other tool is
+// kept on targets in scope by the check before it runs (scopePolicy.check).
 
-// keep returns the predicate "session id is in scope" on the server sock
-// names, read after the listing it filters.
-func (b scopedBackend) keep(ctx context.Context, sock Socket) (func(id string) bool, error) {
-	v, err := b.p.newView(ctx, sock)
+// keepInScope returns the predicate "session id is in scope" on the server
+// sock names, read after the listing it filters.
+func keepInScope(ctx context.Context, p *scopePolicy, sock Socket) (func(id string) bool, error) {
+	v, err := p.newView(ctx, sock)
 	if err != nil {
 		return nil, err
 	}
 	return v.inScopeID, nil
 }
 
-// scopedList lists every row with list, then cuts the rows outside the
-// scope and pages what is left, so that a page holds rows in scope.
-func scopedList[T any](ctx context.Context, b scopedBackend, sock Socket, page *Paging,
+// cutList lists every row with list, then cuts the rows outside the scope
+// and pages what is left, so that a page holds rows in scope.
+func cutList[T any](ctx context.Context, p *scopePolicy, sock Socket, page *Paging,
 	list func() (List[T], error), sessionOf func(T) string) (List[T], error) {
 	want := *page
 	*page = Paging{} // every row: the page is cut from the rows in scope
@@ -54,24 +49,35 @@ func scopedList[T any](ctx context.Context, b scopedBackend, sock Socket, page *
 	if err != nil {
 		return l, err
 	}
-	keep, err := b.keep(ctx, sock)
+	keep, err := keepInScope(ctx, p, sock)
 	if err != nil {
 		return List[T]{}, err
 	}
 	return paged(slices.DeleteFunc(l.Result, func(row T) bool { return !keep(sessionOf(row)) }), want, same), nil
 }
 
-func (b scopedBackend) ListSessions(ctx context.Context, in ListSessionsIn) (List[SessionInfo], error) {
-	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[SessionInfo], error) { return b.Backend.ListSessions(ctx, in) },
+func cutSessions(ctx context.Context, p *scopePolicy, in ListSessionsIn, run func(ListSessionsIn) (List[SessionInfo], error)) (List[SessionInfo], error) {
+	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[SessionInfo], error) { return run(in) },
 		func(s SessionInfo) string { return s.SessionID })
 }
 
-func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (ServerInfo, error) {
-	info, err := b.Backend.GetServerInfo(ctx, in)
+func cutWindows(ctx context.Context, p *scopePolicy, in ListWindowsIn, run func(ListWindowsIn) (List[WindowInfo], error)) (List[WindowInfo], error) {
+	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[WindowInfo], error) { return run(in) },
+		func(w WindowInfo) string { return w.SessionID })
+}
+
+func cutPanes(ctx context.Context, p *scopePolicy, in ListPanesIn, run func(ListPanesIn) (List[PaneInfo], error)) (List[PaneInfo], error) {
+	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[PaneInfo], error) { return run(in) },
+		func(p PaneInfo) string { return p.SessionID })
+}
+
+// cutServerInfo counts only the sessions in scope.
+func cutServerInfo(ctx context.Context, p *scopePolicy, in GetServerInfoIn, run func(GetServerInfoIn) (ServerInfo, error)) (ServerInfo, error) {
+	info, err := run(in)
 	if err != nil || !info.IsAlive || info.SessionCount == 0 {
 		return info, err
 	}
-	v, err := b.p.newView(ctx, in.Socket)
+	v, err := p.newView(ctx, in.Socket)
 	if err != nil {
 		return ServerInfo{}, err
 	}
@@ -84,26 +90,16 @@ func (b scopedBackend) GetServerInfo(ctx context.Context, in GetServerInfoIn) (S
 	return info, nil
 }
 
-func (b scopedBackend) ListWindows(ctx context.Context, in ListWindowsIn) (List[WindowInfo], error) {
-	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[WindowInfo], error) { return b.Backend.ListWindows(ctx, in) },
-		func(w WindowInfo) string { return w.SessionID })
-}
-
-func (b scopedBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneInfo], error) {
-	return scopedList(ctx, b, in.Socket, &in.Paging, func() (List[PaneInfo], error) { return b.Backend.ListPanes(ctx, in) },
-		func(p PaneInfo) string { return p.SessionID })
-}
-
-// SearchPanes searches every pane, cuts the matches to the scope, and
-// pages what is left, so that a page holds limit panes in scope.
-func (b scopedBackend) SearchPanes(ctx context.Context, in SearchPanesIn) (SearchPanesResult, error) {
+// cutSearch searches every pane, cuts the matches to the scope, and pages
+// what is left, so that a page holds limit panes in scope.
+func cutSearch(ctx context.Context, p *scopePolicy, in SearchPanesIn, run func(SearchPanesIn) (SearchPanesResult, error)) (SearchPanesResult, error) {
 	all := in
 	all.Offset, all.Limit = 0, 0
-	res, err := b.Backend.SearchPanes(ctx, all)
+	res, err := run(all)
 	if err != nil {
 		return res, err
 	}
-	keep, err := b.keep(ctx, in.Socket)
+	keep, err := keepInScope(ctx, p, in.Socket)
 	if err != nil {
 		return SearchPanesResult{}, err
 	}

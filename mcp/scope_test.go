@@ -11,10 +11,6 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
-// noBackend is a Backend with no methods: a call that reaches it panics,
-// which the server answers internal.
-type noBackend struct{ Backend }
-
 // TestScopeTableComplete: every argument that can name a session, window
 // or pane is one that a checked tool's input reports among its targets
 // (TestEveryTargetIsRead sets each one), and a tool that touches no session
@@ -168,7 +164,7 @@ func TestScopeWithoutSource(t *testing.T) {
 	if e.Code != CodeTargetDenied || e.Effects != EffectsNone {
 		t.Errorf("got %+v, want target_denied with effects none", e)
 	}
-	if _, err := NewServer(noBackend{}, &Options{AllowSessions: []string{"["}}); !errors.Is(err, ErrUsage) {
+	if _, err := newServer(noBackend{}, &Options{AllowSessions: []string{"["}}); !errors.Is(err, ErrUsage) {
 		t.Errorf("bad glob: got %v, want a usage error", err)
 	}
 }
@@ -194,13 +190,13 @@ func TestScopeRulesAgree(t *testing.T) {
 	}
 }
 
-// fakeScope is a Backend whose model (placement) and fresh reads
+// fakeScope is a backend whose model (placement) and fresh reads
 // (sessionsOf) can disagree, as they do after a move tmux reported to no
 // client of ours.
 type fakeScope struct {
-	Backend // nil: a call that reaches it panics, answered internal
-	pl      session.Placement
-	now     map[string][]string
+	noBackend // a call that reaches it panics, answered internal
+	pl        session.Placement
+	now       map[string][]string
 }
 
 func (f fakeScope) placement(context.Context, Socket, bool) (session.Placement, func(string) bool, error) {

@@ -69,16 +69,16 @@ const MaxInFlight = 512
 // server is the state behind one *sdk.Server.
 type server struct {
 	inflight *semaphore.Weighted // tool calls running
-	backend  Backend
+	backend  toolRunner
 	logger   *slog.Logger
 	scope    *scopePolicy    // the scope in force
 	enabled  map[string]bool // tools listed and callable
 	owner    string          // the identity calls act for (session.WithOwner)
-	subs     *subscriptions  // nil when the Backend cannot watch
+	subs     *subscriptions  // nil when the backend cannot watch
 	execArgs bool            // see ToolSelection.ExecArgs
 }
 
-// Server is an MCP server: the Go SDK's server, serving a Backend's tools,
+// Server is an MCP server: the Go SDK's server, serving a TmuxBackend's tools,
 // resources and prompts, plus [Server.CallTool] for a transport that
 // decodes the common tools/call itself.
 type Server struct {
@@ -118,10 +118,23 @@ func (srv *Server) CallTool(ctx context.Context, name string, args json.RawMessa
 // NewServer returns an MCP server whose tools, resources and prompts are
 // served by backend, with the tools enabled by opts. It fails only on a bad
 // tool selection.
-func NewServer(backend Backend, opts *Options) (*Server, error) {
+func NewServer(backend *TmuxBackend, opts *Options) (*Server, error) {
 	if backend == nil {
-		return nil, errors.New("mcp: nil Backend")
+		return nil, errors.New("mcp: nil TmuxBackend")
 	}
+	return newServer(backend, opts)
+}
+
+// toolRunner runs the tools' handlers: a *TmuxBackend, or a test's
+// double. It may also be a scopeSource (else the owned scopes refuse
+// every call that names a session) and a changeWatcher (else resources
+// take no subscriptions).
+type toolRunner interface {
+	runTool(ctx context.Context, d *toolDef, in any) (any, error)
+}
+
+// newServer is NewServer on any toolRunner.
+func newServer(backend toolRunner, opts *Options) (*Server, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -143,11 +156,9 @@ func NewServer(backend Backend, opts *Options) (*Server, error) {
 	if !ok {
 		logger.Warn("invalid scope; using owned", "scope", opts.Scope)
 	}
-	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, backend); err != nil {
+	src, _ := backend.(scopeSource)
+	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, src); err != nil {
 		return nil, err
-	}
-	if scope == ScopeOwned {
-		s.backend = scopedBackend{Backend: backend, p: s.scope}
 	}
 
 	version := opts.Version
@@ -211,6 +222,16 @@ func toolOf(d *toolDef, enabled map[string]bool) *sdk.Tool {
 		t.Meta = sdk.Meta{"anthropic/alwaysLoad": true}
 	}
 	return t
+}
+
+// handle runs d's handler on in; under the owned scope, a listing's
+// answer is cut to the sessions in scope (cutToScope).
+func (s *server) handle(ctx context.Context, d *toolDef, in any) (any, error) {
+	run := func(in any) (any, error) { return s.backend.runTool(ctx, d, in) }
+	if d.cut != nil && s.scope.scope == ScopeOwned {
+		return d.cut(ctx, s.scope, in, run)
+	}
+	return run(in)
 }
 
 // call runs one tool call to completion and always answers with a result:

@@ -18,9 +18,9 @@ import (
 
 // connect serves b over in-memory transports and returns a client session
 // speaking version ("" = the SDK client's default).
-func connect(t *testing.T, b Backend, opts *Options, version string) *sdk.ClientSession {
+func connect(t *testing.T, b toolRunner, opts *Options, version string) *sdk.ClientSession {
 	t.Helper()
-	srv, err := NewServer(b, opts)
+	srv, err := newServer(b, opts)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
@@ -178,7 +178,7 @@ func TestToolSelection(t *testing.T) {
 	}
 
 	for _, names := range [][]string{{"no_such_tool"}, {"send_keys", "send_keys"}} {
-		if _, err := NewServer(newFake(), &Options{Tools: names}); !errors.Is(err, ErrUsage) {
+		if _, err := newServer(newFake(), &Options{Tools: names}); !errors.Is(err, ErrUsage) {
 			t.Errorf("Tools %v: got error %v, want ErrUsage", names, err)
 		}
 	}
@@ -534,7 +534,7 @@ func TestCancelledCall(t *testing.T) {
 // false, with nothing run, for a name that is no tool.
 func TestServerCallTool(t *testing.T) {
 	f := newFake()
-	srv, err := NewServer(f, &Options{Safety: "readonly"})
+	srv, err := newServer(f, &Options{Safety: "readonly"})
 	if err != nil {
 		t.Fatal(err)
 	}

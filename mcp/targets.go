@@ -11,8 +11,8 @@ import (
 // looks at argument names. The argument groups (PaneTarget, SessionTarget,
 // WindowTarget, OptionScope) say what they name, so an input that embeds
 // one and names nothing else needs no method of its own; an input with
-// more targets defines targets itself, beside its type in inputs.go. The
-// catalogue panics for a checked tool whose input says nothing, and
+// more targets defines targets itself, beside its type in
+// tools_<domain>.go. The catalogue panics for a checked tool whose input says nothing, and
 // TestEveryTargetIsRead sets each argument that can name a pane, window or
 // session and wants to see it among the targets.
 

@@ -240,20 +240,23 @@ func TestUnknownArgumentNamesNearest(t *testing.T) {
 
 // TestDeclarationsAreComplete: a declaration that leaves out its scope
 // class or its toolset, puts a readonly tool in another toolset, gives a
-// checked tool an input that cannot say what it targets, or half a scope
-// rule, panics when the catalogue is built, so no server starts with it.
+// checked tool an input that cannot say what it targets, half a scope
+// rule, or a listing without its cut to the owned scope (or a cut to a
+// tool that lists nothing), panics when the catalogue is built, so no server starts with it.
 func TestDeclarationsAreComplete(t *testing.T) {
 	tests := []struct {
 		name string
 		d    *toolDef
 		want string
 	}{
-		{"no scope class", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, manage), "no scope class"},
-		{"no toolset", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, writes), "in no toolset"},
-		{"readonly elsewhere", addTool("x", TierReadonly, annReadOnly, "X.", Backend.CapturePane, reads, manage), "a readonly tool is an inspect tool"},
-		{"readonly writes", addTool("x", TierReadonly, annReadOnly, "X.", Backend.CapturePane, writes), "a readonly tool with scope class"},
-		{"untargeted input", addTool("x", TierMutating, annMutating, "X.", Backend.SignalChannel, writes, manage), "says nothing of its targets"},
-		{"half a rule", addTool("x", TierMutating, annMutating, "X.", Backend.SendKeys, writes, manage, scopeRule("all", "")), "both owned scopes"},
+		{"no scope class", addTool("x", TierMutating, annMutating, "X.", (*TmuxBackend).SendKeys, manage), "no scope class"},
+		{"no toolset", addTool("x", TierMutating, annMutating, "X.", (*TmuxBackend).SendKeys, writes), "in no toolset"},
+		{"readonly elsewhere", addTool("x", TierReadonly, annReadOnly, "X.", (*TmuxBackend).CapturePane, reads, manage), "a readonly tool is an inspect tool"},
+		{"readonly writes", addTool("x", TierReadonly, annReadOnly, "X.", (*TmuxBackend).CapturePane, writes), "a readonly tool with scope class"},
+		{"untargeted input", addTool("x", TierMutating, annMutating, "X.", (*TmuxBackend).SignalChannel, writes, manage), "says nothing of its targets"},
+		{"half a rule", addTool("x", TierMutating, annMutating, "X.", (*TmuxBackend).SendKeys, writes, manage, scopeRule("all", "")), "both owned scopes"},
+		{"a listing uncut", addTool("x", TierReadonly, annReadOnly, "X.", (*TmuxBackend).ListPanes, lists), "without its cut"},
+		{"a cut read", addTool("x", TierReadonly, annReadOnly, "X.", (*TmuxBackend).CapturePane, reads, cutToScope(cutPanes)), "lists nothing"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

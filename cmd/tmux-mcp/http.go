@@ -87,7 +87,7 @@ func isLoopback(host string) bool {
 // catalogue, its scope, its sessions) on the one backend, so every client
 // shares one engine: one control client per tmux server. base is the
 // server of the flags, used as is under --no-auth.
-func serveHTTP(cfg *config, base *mcp.Server, backend mcp.Backend, manager *session.Manager, stderr io.Writer, logger *slog.Logger) int {
+func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager *session.Manager, stderr io.Writer, logger *slog.Logger) int {
 	var (
 		toks     []token
 		scheme   = "http"
@@ -197,7 +197,7 @@ func serveUntilSignal(hs *http.Server, ln net.Listener, logger *slog.Logger, att
 
 // httpServers returns the MCP server of each identity, by token name:
 // base alone, named "", under --no-auth.
-func httpServers(cfg *config, base *mcp.Server, backend mcp.Backend, toks []token, logger *slog.Logger) (map[string]*mcp.Server, error) {
+func httpServers(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, toks []token, logger *slog.Logger) (map[string]*mcp.Server, error) {
 	servers := map[string]*mcp.Server{}
 	if cfg.noAuth {
 		servers[""] = base
@@ -214,7 +214,7 @@ func httpServers(cfg *config, base *mcp.Server, backend mcp.Backend, toks []toke
 
 // tokenServer is the MCP server of one token: the flags' options, with the
 // token's identity, and its tier and scope when it names them.
-func tokenServer(cfg *config, backend mcp.Backend, t token, logger *slog.Logger) (*mcp.Server, error) {
+func tokenServer(cfg *config, backend *mcp.TmuxBackend, t token, logger *slog.Logger) (*mcp.Server, error) {
 	opts := serverOptions(cfg, logger)
 	opts.Owner = t.name
 	if t.safety != "" {
