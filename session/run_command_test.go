@@ -289,8 +289,8 @@ func TestRunCommandSlowShell(t *testing.T) {
 func TestRunCommandShellNotReady(t *testing.T) {
 	fixtures.NeedProgram(t, "bash")
 	fx, s := newTestServer(t)
-	// bash reads its rc file for 3 s, with no child, drawing nothing.
-	rc := fixtures.SlowBashRC(t)
+	// bash reads its rc file until ready, with no child, drawing nothing.
+	rc, ready := fixtures.SlowBashRC(t)
 	dir := t.TempDir()
 	fx.NewSession(t, "starting", "bash", "--rcfile", rc)
 	pane := paneOf(t, s, "starting")
@@ -300,6 +300,7 @@ func TestRunCommandShellNotReady(t *testing.T) {
 	if !errors.As(err, &e) || e.Kind != KindDeadline || e.Written || !strings.Contains(err.Error(), "nothing was typed") {
 		t.Fatalf("got %v, want deadline with nothing typed", err)
 	}
+	ready()
 	waitPrompt(t, s, pane)
 	// The prompt is drawn: a line typed before would run now.
 	r, err := s.RunCommand(testCtx(t), RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo ready", Timeout: 20 * time.Second})

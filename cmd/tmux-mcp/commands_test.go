@@ -198,7 +198,7 @@ func TestRunCommandPromises(t *testing.T) {
 		// once it is ready.
 		fixtures.NeedProgram(t, "bash")
 		c, _, first := workflow(t)
-		rc := fixtures.SlowBashRC(t)
+		rc, ready := fixtures.SlowBashRC(t)
 		dir := t.TempDir()
 		var p struct {
 			PaneID string `json:"pane_id"`
@@ -209,6 +209,7 @@ func TestRunCommandPromises(t *testing.T) {
 		if e.Code != "deadline" || e.Effects != "none" || !strings.Contains(e.Message, "nothing was typed") {
 			t.Fatalf("a shell not ready: got %+v, want deadline, effects none", e)
 		}
+		ready()
 		c.waitOnScreen(t, p.PaneID, `\$ $`)
 		if r := c.run(t, p.PaneID, "echo ready"); fmt.Sprint(r.Output) != "[ready]" {
 			t.Fatalf("once ready: got %+v", r)
