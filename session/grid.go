@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
@@ -70,13 +71,13 @@ func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows
 		start := g.row - g.hist // from the screen's top row; negative in history
 		s.gridLooks.Add(1)
 		rs, err := s.exec(ctx,
-			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead}"),
+			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead} #{pane_width} #{cursor_x} #{cursor_y}"),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"))
 		if err != nil {
 			return nil, false, err
 		}
 		f := strings.Fields(strings.Join(rs[0].Lines, ""))
-		if len(f) != 5 || f[0] != pane {
+		if len(f) != 8 || f[0] != pane {
 			return nil, false, errorf(KindNotFound, "can't find pane: %s", pane)
 		}
 		hist, _ := strconv.Atoi(f[1])
@@ -94,10 +95,48 @@ func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows
 		if moved && try == 0 && g.row-g.hist != start {
 			continue // the screen scrolled since the mark was placed: read from it again
 		}
-		rows = trimBlankTail(rs[1].Lines)
-		for i, r := range rows {
-			rows[i] = strings.TrimRight(r, " ")
-		}
-		return rows, f[3] == "1", nil
+		width, _ := strconv.Atoi(f[5])
+		cx, _ := strconv.Atoi(f[6])
+		cy, _ := strconv.Atoi(f[7])
+		// The rows start at start, or at the oldest row left in history.
+		return readableRows(rs[1].Lines, width, cx, cy-max(start, -hist)), f[3] == "1", nil
 	}
+}
+
+// readableRows returns rows of a capture (-J: wrapped lines joined) as a
+// person reads them: the blank rows at the end and each row's trailing
+// spaces left out, except on the cursor's line when it ends the text,
+// which keeps its spaces up to the cursor ("$ ", "Continue? [y/N] "), as
+// capture_since's lines do. width is the pane's, cx and cy the cursor's
+// column and its line counted from the first row's first line.
+func readableRows(rows []string, width, cx, cy int) []string {
+	rows = trimBlankTail(rows)
+	line := 0 // the first line of the last row
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+		if i < len(rows)-1 {
+			line += screenLines(rows[i], width)
+		}
+	}
+	if len(rows) == 0 || width <= 0 {
+		return rows
+	}
+	last := rows[len(rows)-1]
+	n := screenLines(last, width)
+	if cy != line+n-1 {
+		return rows // the cursor is elsewhere: below the text, or above its end
+	}
+	if pad := cx - (utf8.RuneCountInString(last) - (n-1)*width); pad > 0 {
+		rows[len(rows)-1] = last + strings.Repeat(" ", pad)
+	}
+	return rows
+}
+
+// screenLines returns how many lines of a pane width wide the joined row
+// r takes.
+func screenLines(r string, width int) int {
+	if width <= 0 {
+		return 1
+	}
+	return max(1, (utf8.RuneCountInString(r)+width-1)/width)
 }

@@ -159,24 +159,23 @@ type entryState struct {
 // trip.
 func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := s.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y}"),
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x}"),
 		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return entryState{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 6 || f[0] != pane {
+	if len(f) != 8 || f[0] != pane {
 		return entryState{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	hist, _ := strconv.Atoi(f[3])
 	limit, _ := strconv.Atoi(f[4])
 	cy, _ := strconv.Atoi(f[5])
+	width, _ := strconv.Atoi(f[6])
+	cx, _ := strconv.Atoi(f[7])
 	// Rows as a person reads them: -J keeps the blanks a full-screen
 	// program drew at the end of its rows.
-	rows := trimBlankTail(rs[1].Lines)
-	for i, r := range rows {
-		rows[i] = strings.TrimRight(r, " ")
-	}
+	rows := readableRows(rs[1].Lines, width, cx, cy)
 	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows,
 		screenTop: panestream.GridMark{Known: true, Row: hist, History: hist, Limit: limit}, cursorRow: hist + cy}, nil
 }

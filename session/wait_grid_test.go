@@ -91,3 +91,30 @@ func TestWaitForTextAbsent(t *testing.T) {
 		t.Errorf("absent without patterns: no error")
 	}
 }
+
+// TestWaitForTextPromptSpaces: a prompt's trailing space is matched where
+// tmux's grid is read, as where the output stream is: on the screen at the
+// start of a wait, and after input once the output moved between rows.
+func TestWaitForTextPromptSpaces(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "p", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "p")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	prompt := []string{`^\$ $`}
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: prompt, Regex: true, Since: SinceScreen, Timeout: 10 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched {
+		t.Fatalf("the prompt on screen: got %+v %v", r, err)
+	}
+	// A question drawn, then the row below it erased (the stream's rebuild
+	// of lines loses the question there), the cursor back after it.
+	question := `printf 'Continue? [y/%s] \033[1B\r\033[2K\033[1A\033[17G' N; read x`
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: question, Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{`\[y/N\] $`}, Regex: true, Timeout: 10 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched {
+		t.Fatalf("the question after input: got %+v %v", r, err)
+	}
+}
