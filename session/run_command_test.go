@@ -210,13 +210,18 @@ func TestRunCommandContinuationPrompt(t *testing.T) {
 			}
 			// What the error says to do works. dash drops input typed while
 			// it handles the interrupt, so wait for its new prompt, a row
-			// with nothing after it; under load a C-c was seen to go
-			// unanswered once, and bash to drop a line typed while it drew
-			// "^C" (the answer: ended unknown, never started), so the
-			// recovery, which is not under test here, gets three tries.
+			// with nothing after it, drawn after the C-c (sent as this
+			// server's input: a bare prompt from before it, such as the one
+			// after a try whose line was dropped, is no answer); under load
+			// a C-c was seen to go unanswered once, and bash to drop a line
+			// typed while it drew "^C" (the answer: ended unknown, never
+			// started), so the recovery, which is not under test here, gets
+			// three tries.
 			var r RunResult
 			for try := 0; ; try++ {
-				fx.Tmux(t, "send-keys", "-t", pane, "C-c")
+				if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, SendKeysArgs{Keys: "C-c"}); err != nil {
+					t.Fatal(err)
+				}
 				_, _ = s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$\s*$`}, Regex: true, Timeout: 5 * time.Second})
 				r, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo hi", Timeout: 10 * time.Second})
 				if err == nil && !r.TimedOut && r.Started || try == 2 {
