@@ -38,6 +38,14 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 					if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "true", Timeout: 30 * time.Second}); err != nil || r.ExitStatus != 0 {
 						t.Fatalf("true: got %+v %v", r, err)
 					}
+					// A person types at the prompt: run_command answers at the
+					// end marker, before the shell draws it, and keys typed
+					// ahead of zsh's prompt were seen drawn over two rows
+					// ("$ touch $HOME/HALF-", "1"). The cursor's row keeps
+					// its space: only the new prompt matches.
+					if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{`^\$ $`}, Regex: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
+						t.Fatalf("no prompt after true: %+v %v", w, err)
+					}
 				}
 				// No comment: zsh -f does not take # as one, and would run
 				// the words after it as file names.
