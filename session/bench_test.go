@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -170,6 +169,13 @@ type waker struct {
 	st    *panestream.Stream
 	draw  func(mark string) string
 	trial int // numbers the marks: a mark already on the screen would match at once
+	// marked and drawn, if set, are told of each trial's mark before its
+	// wait starts, and when it was drawn once it was.
+	marked func(mark string)
+	drawn  func(mark string, at time.Time)
+	// arrived, if set, is given the pane's output as a second client of
+	// the benchmark gets it (see floodApart).
+	arrived func(data []byte)
 }
 
 // newWaker starts a test server with a session whose pane reads its
@@ -197,6 +203,10 @@ func (wk *waker) wakes(n int) []time.Duration {
 	for range n {
 		wk.trial++
 		mark := fmt.Sprintf("wake-%d", wk.trial)
+		if wk.marked != nil {
+			wk.marked(mark)
+		}
+		following := wk.st.Following()
 		done := make(chan time.Time, 1)
 		errc := make(chan error, 1)
 		go func() {
@@ -207,16 +217,20 @@ func (wk *waker) wakes(n int) []time.Duration {
 			}
 			errc <- err
 		}()
-		// Start the clock only once the wait is following the stream.
-		for wk.st.Waiters() == 0 {
-			if len(done) > 0 {
-				b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
-			}
-			runtime.Gosched()
+		// Start the clock only once the wait is following the stream;
+		// blocked, not spinning: under a flood the spin took most of a
+		// core, which tmux needs, for the round trips before the wait follows.
+		select {
+		case <-following:
+		case <-done:
+			b.Fatalf("%s: the wait ended before it followed the stream: %v", mark, <-errc)
 		}
 		t0 := time.Now()
 		if _, err := fmt.Fprint(wk.tty, wk.draw(mark)); err != nil {
 			b.Fatal(err)
+		}
+		if wk.drawn != nil {
+			wk.drawn(mark, t0)
 		}
 		t1 := <-done
 		if err := <-errc; err != nil {
@@ -230,11 +244,16 @@ func (wk *waker) wakes(n int) []time.Duration {
 
 // reportWakes reports the median and p99 of lat and returns the median.
 func reportWakes(b *testing.B, lat []time.Duration) time.Duration {
+	reportPercentiles(b, "wake", lat)
+	return lat[len(lat)/2]
+}
+
+// reportPercentiles reports the median and p99 of lat as name-median-µs
+// and name-p99-µs.
+func reportPercentiles(b *testing.B, name string, lat []time.Duration) {
 	slices.Sort(lat)
-	median := lat[len(lat)/2]
-	b.ReportMetric(float64(median.Microseconds()), "wake-median-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "wake-p99-µs")
-	return median
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), name+"-median-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), name+"-p99-µs")
 }
 
 func BenchmarkRunCommand_True(b *testing.B) {

@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -58,10 +57,9 @@ func TestPausedPaneResumes(t *testing.T) {
 			t.Fatalf("the pane was paused and never resumed: %+v", st.Read(from))
 		}
 	}
+	following := st.Following()
 	go func() {
-		for st.Waiters() == 0 {
-			runtime.Gosched()
-		}
+		<-following
 		fmt.Fprint(tty, "after-resume\r\n")
 	}()
 	r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"after-resume"}, Since: SinceStart, Timeout: 10 * time.Second})

@@ -37,9 +37,10 @@ type Stream struct {
 	connLostAt int64
 	connLost   bool
 	waiters    int
-	lastOut    time.Time // when output last arrived
-	input      InputMark // the last input this process sent to the pane
-	look       int64     // where the last answer to "has it changed?" ended (NoteLook)
+	following  chan struct{} // closed when a reader next blocks in WaitOrTick; nil if none asked
+	lastOut    time.Time     // when output last arrived
+	input      InputMark     // the last input this process sent to the pane
+	look       int64         // where the last answer to "has it changed?" ended (NoteLook)
 }
 
 // New returns an empty stream with no source, at offset 0.
@@ -218,6 +219,10 @@ func (p *Stream) WaitOrTick(ctx context.Context, offset int64, tick <-chan time.
 	}
 	ch := p.changed
 	p.waiters++
+	if p.following != nil {
+		close(p.following)
+		p.following = nil
+	}
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()
@@ -232,6 +237,23 @@ func (p *Stream) WaitOrTick(ctx context.Context, offset int64, tick <-chan time.
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
+}
+
+// Following returns a channel that is closed once a reader blocks in
+// [Stream.Wait] (at once if one does now), so that a test can tell when a
+// wait is following the stream without spinning on [Stream.Waiters].
+func (p *Stream) Following() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waiters > 0 {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
+	if p.following == nil {
+		p.following = make(chan struct{})
+	}
+	return p.following
 }
 
 // Waiters returns how many readers block in [Stream.Wait], so that a test

@@ -371,3 +371,37 @@ func TestWaitOrTick(t *testing.T) {
 		}
 	})
 }
+
+func TestFollowing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := New()
+		following := p.Following()
+		select {
+		case <-following:
+			t.Fatal("closed with no reader waiting")
+		default:
+		}
+		errc := make(chan error, 1)
+		go func() { errc <- p.Wait(context.Background(), 0) }()
+		synctest.Wait()
+		select {
+		case <-following:
+		default:
+			t.Fatal("still open with a reader waiting")
+		}
+		select {
+		case <-p.Following():
+		default:
+			t.Fatal("asked while a reader waits: not closed at once")
+		}
+		p.Append(1, []byte("x"))
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-p.Following():
+			t.Fatal("closed once the reader left")
+		default:
+		}
+	})
+}
