@@ -214,6 +214,7 @@ func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (Capt
 		TruncatedBytes: r.TruncatedBytes,
 
 		LastLineUnfinished: r.LastLineUnfinished,
+		AlternateScreen:    r.AlternateScreen,
 	}, nil
 }
 

@@ -162,6 +162,7 @@ type CaptureSinceResult struct {
 	TruncatedBytes int      `json:"truncated_bytes"`
 
 	LastLineUnfinished bool `json:"last_line_unfinished" jsonschema:"The last line is still being written (a prompt waiting for input); the next call returns it again."`
+	AlternateScreen    bool `json:"alternate_screen" jsonschema:"A full-screen program (vim, a TUI): lines is its screen, not output since the cursor."`
 }
 
 // RunCommandResult is the outcome of run_command.

@@ -80,15 +80,16 @@ type sinceRead struct {
 	ok         bool     // lines hold every row from the mark on
 	lines      []string // the rows, wrapped ones joined
 	unfinished bool     // the cursor's row, or a row below it, is not blank
+	alternate  bool     // lines are a full-screen program's screen
 	mark       gridAt   // the cursor's row: where the next call reads from
 }
 
 // readSince reads pane's rows from mark from to the end of the screen, as
 // tmux draws them now, in one round trip (two when the screen scrolled
 // since the mark). It reports !ok when the rows may not all be there: tmux
-// dropped old history since (or may have: see gridAt.rowNow), the pane was
-// resized, or it shows a full-screen program; the stream from offset
-// serves then.
+// dropped old history since (or may have: see gridAt.rowNow), or the pane
+// was resized; the stream from offset serves then. A full-screen program's
+// screen is read as drawn (alternate).
 func (s *Server) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
 	start := from.row - from.hist // from the screen's top row; negative in history
 	for try := 0; ; try++ {
@@ -103,7 +104,13 @@ func (s *Server) readSince(ctx context.Context, pane string, st *panestream.Stre
 			return sinceRead{}, err
 		}
 		res := sinceRead{mark: at.mark()}
-		if !at.known || at.alternate {
+		if at.alternate {
+			// A full-screen program: its screen, as drawn, is what it shows.
+			res.ok, res.alternate = true, true
+			res.lines = readableRows(rs[2].Lines, at.width, at.cx, at.cy)
+			return res, nil
+		}
+		if !at.known {
 			return res, nil
 		}
 		// Read after tmux answered: the stream holds all the output that

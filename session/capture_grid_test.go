@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGridAtRowNow(t *testing.T) {
@@ -125,5 +126,51 @@ func TestReadSinceFullHistory(t *testing.T) {
 		if r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor}); err != nil || !slices.Equal(r.Lines, []string{a, b}) {
 			t.Fatalf("round %d: got %q %v", round, r.Lines, err)
 		}
+	}
+}
+
+// TestCaptureSinceFullScreen: a full-screen program's capture_since is its
+// screen as drawn (text placed by cursor moves where it shows), for a
+// cursor with a grid mark and for one of the stream (run_command's);
+// once the program leaves the alternate screen, the next call reads the
+// lines after it, none of what it drew there, before or after the last
+// call.
+func TestCaptureSinceFullScreen(t *testing.T) {
+	s, pane := shellSession(t, "sh")
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	first, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A cursor of the stream alone, as run_command's output_cursor is.
+	pos, _ := s.streams.Get(pane).Position()
+	streamCursor := s.sinceCursor(ctx, pane, pos)
+	// The words are split and placed by cursor moves: the bytes never
+	// hold "FULL SCREEN" nor the second row's indent.
+	draw := `printf '\033[?1049h\033[H\033[2JFULL\033[1;6HSCREEN\033[5;3Hsecond row'; read x; printf '\033[3;1HLATER-%s\033[?1049l'; echo after-%s`
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: fmt.Sprintf(draw, "DRAWN", "full"), Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"second row"}, Timeout: 20 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("the program never drew: %+v %v", w, err)
+	}
+	for _, cursor := range []string{first.Cursor, streamCursor} {
+		r, err := s.CaptureSince(ctx, SinceArgs{Cursor: cursor})
+		if err != nil || !r.AlternateScreen || r.LinesMissed || len(r.Lines) != 5 || r.Lines[0] != "FULL SCREEN" || r.Lines[4] != "  second row" {
+			t.Fatalf("cursor %.20s: got %+v %v, want the screen as drawn", cursor, r, err)
+		}
+		first = r
+	}
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "", Enter: true}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"after-full"}, Timeout: 20 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("the program never ended: %+v %v", w, err)
+	}
+	r, err := s.CaptureSince(ctx, SinceArgs{Cursor: first.Cursor})
+	text := strings.Join(r.Lines, "\n")
+	if err != nil || r.AlternateScreen || !strings.Contains(text, "after-full") || strings.Contains(text, "SCREEN") || strings.Contains(text, "second row") || strings.Contains(text, "LATER-DRAWN") {
+		t.Fatalf("after the program: got %+v %v", r, err)
 	}
 }

@@ -55,10 +55,14 @@ type SinceResult struct {
 	// [y/N] "). The cursor stays before it: the next call returns it again,
 	// finished or not.
 	LastLineUnfinished bool
-	Truncated          bool
-	TruncatedLines     int
-	TruncatedBytes     int
-	Elapsed            time.Duration
+	// AlternateScreen reports that the pane shows a full-screen program
+	// (vim, less, a TUI such as Codex): Lines are its screen as drawn, not
+	// lines printed since the cursor.
+	AlternateScreen bool
+	Truncated       bool
+	TruncatedLines  int
+	TruncatedBytes  int
+	Elapsed         time.Duration
 }
 
 // CaptureSince returns the lines a pane printed since cursor, as tmux
@@ -106,24 +110,34 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 		}
 		mark, asked = g.mark, true
 		if g.ok {
-			lines, res.LastLineUnfinished, read = g.lines, g.unfinished, true
+			lines, res.LastLineUnfinished, res.AlternateScreen, read = g.lines, g.unfinished, g.alternate, true
+		}
+	}
+	if !missed && !asked {
+		// A cursor without a grid mark: the pane's state first, so that a
+		// full-screen program is read as drawn, not from its bytes.
+		at, screen, err := s.screenNow(ctx, pane)
+		if err != nil {
+			return SinceResult{}, err
+		}
+		mark = at.mark()
+		if at.alternate {
+			lines, res.AlternateScreen, read = screen, true, true
 		}
 	}
 	if !missed && !read {
 		var ok bool
 		if lines, next, res.LastLineUnfinished, ok = s.streamSince(st, pane, offset); !ok {
 			missed = true
-		} else if !asked {
-			if mark, err = s.markNow(ctx, pane); err != nil {
-				return SinceResult{}, err
-			}
 		}
 	}
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
-		if mark, lines, err = s.screenNow(ctx, pane); err != nil {
+		at, screen, err := s.screenNow(ctx, pane)
+		if err != nil {
 			return SinceResult{}, err
 		}
+		mark, lines, res.AlternateScreen = at.mark(), screen, at.alternate
 		next, res.LinesMissed = pos, offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
@@ -163,6 +177,12 @@ func (s *Server) streamSince(st *panestream.Stream, pane string, offset int64) (
 	width := s.paneWidth(pane)
 	text := termtext.Lines{Width: width}
 	text.Write(r.Data[:end])
+	if off := text.AltScreenExit(); off >= 0 {
+		// A full-screen program left the alternate screen (the previous
+		// call read its screen): what it drew there is no line.
+		text = termtext.Lines{Width: width}
+		text.Write(r.Data[off:end])
+	}
 	lines = text.Take()
 	rest := termtext.Lines{Width: width}
 	rest.Write(r.Data[end:])
@@ -172,18 +192,18 @@ func (s *Server) streamSince(st *panestream.Stream, pane string, offset int64) (
 	return lines, offset + int64(end), unfinished, true
 }
 
-// screenNow reads the pane's screen and where its cursor is, in one round
-// trip.
-func (s *Server) screenNow(ctx context.Context, pane string) (gridAt, []string, error) {
+// screenNow reads the pane's screen, as a person reads it, and where its
+// cursor is, in one round trip.
+func (s *Server) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
 	rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
 	if err != nil {
-		return gridAt{}, nil, err
+		return paneAt{}, nil, err
 	}
 	at, err := markNowOf(rs[0], pane)
 	if err != nil {
-		return gridAt{}, nil, err
+		return paneAt{}, nil, err
 	}
-	return at.mark(), trimBlankTail(rs[1].Lines), nil
+	return at, readableRows(rs[1].Lines, at.width, at.cx, at.cy), nil
 }
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,

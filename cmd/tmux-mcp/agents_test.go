@@ -117,22 +117,20 @@ func (c *client) submit(t *testing.T, pane string, api *agentapi.Server, n int) 
 
 // sinceAnswer reads the first answer with capture_since from cursor, taken before the
 // prompt was typed: on the main screen, it holds the answer as drawn, without the
-// busy line the CLI erased. A CLI on the alternate screen (Codex) is read with
-// capture_pane instead: capture_since then reads the bytes.
+// busy line the CLI erased; a CLI on the alternate screen (Codex) answers with its
+// screen as drawn, and says so.
 func (c *client) sinceAnswer(t *testing.T, cli agentcli.CLI, pane, cursor string, busy *regexp.Regexp) {
 	t.Helper()
-	if mode := c.screenMode(t, pane); mode != "on the main screen" {
-		t.Logf("%s: %s, capture_since not checked", cli, mode)
-		return
-	}
+	alternate := c.screenMode(t, pane) != "on the main screen"
 	var r sinceResult
 	c.ok(t, "capture_since", map[string]any{"cursor": cursor, "max_lines": 5000}, &r)
 	text := strings.Join(r.Lines, "\n")
-	if r.Missed || !strings.Contains(text, "ANSWER-1: the fake model answers") || !strings.Contains(text, "line 3 of ANSWER-1") ||
+	if r.Missed || r.Alternate != alternate || !strings.Contains(text, "ANSWER-1: the fake model answers") || !strings.Contains(text, "line 3 of ANSWER-1") ||
 		lineMatches(busy, text) {
-		t.Fatalf("%s: capture_since from before the prompt (missed %v, %d lines), want the answer whole:\n%s", cli, r.Missed, len(r.Lines), text)
+		t.Fatalf("%s: capture_since from before the prompt (missed %v, alternate screen %v, want %v, %d lines), want the answer whole:\n%s",
+			cli, r.Missed, r.Alternate, alternate, len(r.Lines), text)
 	}
-	t.Logf("%s: capture_since read the answer in %d lines", cli, len(r.Lines))
+	t.Logf("%s: capture_since read the answer in %d lines (alternate screen %v)", cli, len(r.Lines), alternate)
 }
 
 // TestAgentCLIs starts each CLI from a shell as an agent would, waits until it is

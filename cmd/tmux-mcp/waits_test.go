@@ -252,6 +252,7 @@ type sinceResult struct {
 	Lines      []string `json:"lines"`
 	Missed     bool     `json:"lines_missed"`
 	Unfinished bool     `json:"last_line_unfinished"`
+	Alternate  bool     `json:"alternate_screen"`
 }
 
 // TestWorkflowMonitorWithCaptureSince: an agent follows a pane with
