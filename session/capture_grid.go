@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -65,16 +66,6 @@ func markNowOf(r controlmode.Reply, pane string) (paneAt, error) {
 		cy: n[2], cx: n[3], alternate: f[6] == "1"}, nil
 }
 
-// markNow reads the mark of pane's cursor.
-func (s *Server) markNow(ctx context.Context, pane string) (gridAt, error) {
-	rs, err := s.exec(ctx, markNowCommand(pane))
-	if err != nil {
-		return gridAt{}, err
-	}
-	at, err := markNowOf(rs[0], pane)
-	return at.mark(), err
-}
-
 // A sinceRead is what readSince found.
 type sinceRead struct {
 	ok         bool     // lines hold every row from the mark on
@@ -107,7 +98,7 @@ func (s *Server) readSince(ctx context.Context, pane string, st *panestream.Stre
 		if at.alternate {
 			// A full-screen program: its screen, as drawn, is what it shows.
 			res.ok, res.alternate = true, true
-			res.lines = readableRows(rs[2].Lines, at.width, at.cx, at.cy)
+			res.lines = paneread.Readable(rs[2].Lines, at.width, at.cx, at.cy)
 			return res, nil
 		}
 		if !at.known {
@@ -144,7 +135,7 @@ func (s *Server) readSince(ctx context.Context, pane string, st *panestream.Stre
 // joined). Ending the last line, the cursor's row keeps its spaces up to
 // the cursor: "Continue? [y/N] ".
 func sinceLines(rows, screen []string, at paneAt) ([]string, bool) {
-	rows = trimBlankTail(rows)
+	rows = paneread.TrimBlankTail(rows)
 	for i, r := range rows {
 		rows[i] = strings.TrimRight(r, " ")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
@@ -203,7 +204,7 @@ func (s *Server) screenNow(ctx context.Context, pane string) (paneAt, []string, 
 	if err != nil {
 		return paneAt{}, nil, err
 	}
-	return at, readableRows(rs[1].Lines, at.width, at.cx, at.cy), nil
+	return at, paneread.Readable(rs[1].Lines, at.width, at.cx, at.cy), nil
 }
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,

@@ -57,12 +57,20 @@
 //     ops_server.go: a server's status and its end; probe_servers.go and
 //     probe_remote.go: finding the servers on a host.
 //   - input.go: what input was sent to which pane; grid.go: places in
-//     tmux's grid read with input; echo.go: the echo of typed input told
-//     from output, and the text a wait reads.
-//   - wait.go, capture_since.go, channel.go: waiting on panes and
-//     channels; run_command.go: running a command in a pane's shell, whose
-//     line and markers are internal/shellrun's, and run_follow.go:
-//     following it to its end, past the call's timeout, under an id.
+//     tmux's grid read with input, and the rows a wait reads from there;
+//     press_keys.go: a key list pressed one key at a time, as a person
+//     presses them.
+//   - wait.go: what every wait shares (its arguments, results, entry look
+//     and matching) and the wait for quiet; wait_text.go: the wait for
+//     text; capture_since.go, capture_grid.go: capture_since's cursors
+//     and its read of tmux's grid from a cursor's row; channel.go:
+//     wait-for channels.
+//   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a
+//     pane's foreground program is blocked reading its terminal, from
+//     /proc, ps, or ps over the ssh connection.
+//   - run_command.go: running a command in a pane's shell, whose line and
+//     markers are internal/shellrun's, and run_follow.go: following it to
+//     its end, past the call's timeout, under an id.
 //   - errors.go, effects.go, owned.go: errors, what a call did, and the
 //     sessions this process created.
 //
@@ -71,8 +79,11 @@
 // internal/termtext (output rendered into the lines a reader sees),
 // internal/rows (tmux -F row formats), internal/crashgate (the lock that
 // keeps our clients from crashing tmux), internal/modekeys (the copy-mode
-// keys that would hold a client) and internal/shellrun (the line
-// run_command types, its markers, and reading a shell's prompt).
+// keys that would hold a client), internal/shellrun (the line
+// run_command types, its markers, and reading a shell's prompt) and
+// internal/paneread (a pane's text as a person reads it: the echo of
+// typed input taken out, grid rows trimmed as they show, patterns, the
+// tail of an answer).
 //
 // # Concurrency
 //

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -99,44 +99,6 @@ func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows
 		cx, _ := strconv.Atoi(f[6])
 		cy, _ := strconv.Atoi(f[7])
 		// The rows start at start, or at the oldest row left in history.
-		return readableRows(rs[1].Lines, width, cx, cy-max(start, -hist)), f[3] == "1", nil
+		return paneread.Readable(rs[1].Lines, width, cx, cy-max(start, -hist)), f[3] == "1", nil
 	}
-}
-
-// readableRows returns rows of a capture (-J: wrapped lines joined) as a
-// person reads them: the blank rows at the end and each row's trailing
-// spaces left out, except on the cursor's line when it ends the text,
-// which keeps its spaces up to the cursor ("$ ", "Continue? [y/N] "), as
-// capture_since's lines do. width is the pane's, cx and cy the cursor's
-// column and its line counted from the first row's first line.
-func readableRows(rows []string, width, cx, cy int) []string {
-	rows = trimBlankTail(rows)
-	line := 0 // the first line of the last row
-	for i, r := range rows {
-		rows[i] = strings.TrimRight(r, " ")
-		if i < len(rows)-1 {
-			line += screenLines(rows[i], width)
-		}
-	}
-	if len(rows) == 0 || width <= 0 {
-		return rows
-	}
-	last := rows[len(rows)-1]
-	n := screenLines(last, width)
-	if cy != line+n-1 {
-		return rows // the cursor is elsewhere: below the text, or above its end
-	}
-	if pad := cx - (utf8.RuneCountInString(last) - (n-1)*width); pad > 0 {
-		rows[len(rows)-1] = last + strings.Repeat(" ", pad)
-	}
-	return rows
-}
-
-// screenLines returns how many lines of a pane width wide the joined row
-// r takes.
-func screenLines(r string, width int) int {
-	if width <= 0 {
-		return 1
-	}
-	return max(1, (utf8.RuneCountInString(r)+width-1)/width)
 }

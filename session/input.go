@@ -158,8 +158,3 @@ func typedText(keys string, literal bool) string {
 	}
 	return keys
 }
-
-// longEcho is the length from which a typed line is taken to be echoed
-// wherever a line ends with it: a program seldom prints a whole command
-// line. Shorter typed lines ("y") are skipped once only.
-const longEcho = 8

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
@@ -40,16 +41,6 @@ func (a CaptureArgs) command(target string) controlmode.Command {
 	return controlmode.NewCommand("capture-pane", args...)
 }
 
-// trimBlankTail drops the empty lines at the end of a capture: the unused
-// rows below the cursor.
-func trimBlankTail(lines []string) []string {
-	n := len(lines)
-	for n > 0 && lines[n-1] == "" {
-		n--
-	}
-	return lines[:n]
-}
-
 // Capture returns the text of the pane ref names and that pane's id, in
 // one round trip.
 // Trailing empty lines are dropped.
@@ -62,7 +53,7 @@ func (s *Server) Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneI
 	if err != nil {
 		return "", nil, err
 	}
-	return paneID, trimBlankTail(rs[0].Lines), nil
+	return paneID, paneread.TrimBlankTail(rs[0].Lines), nil
 }
 
 // PaneSnapshot is a pane's screen and state, read at one moment.
@@ -113,7 +104,7 @@ func (s *Server) Snapshot(ctx context.Context, ref PaneRef) (PaneSnapshot, error
 		return PaneSnapshot{}, errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	snap := rows[0]
-	snap.Lines = trimBlankTail(rs[1].Lines)
+	snap.Lines = paneread.TrimBlankTail(rs[1].Lines)
 	return snap, nil
 }
 
@@ -140,7 +131,7 @@ func (s *Server) CapturePanes(ctx context.Context, scope PaneScope, a CaptureArg
 		rs, err := s.exec(ctx, cmds...)
 		n := 0
 		for ; n < len(rs) && rs[n].Err == nil; n++ {
-			out = append(out, PaneText{Pane: panes[n], Lines: trimBlankTail(rs[n].Lines)})
+			out = append(out, PaneText{Pane: panes[n], Lines: paneread.TrimBlankTail(rs[n].Lines)})
 		}
 		if err == nil {
 			break

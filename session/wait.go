@@ -2,12 +2,12 @@ package session
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -84,68 +84,6 @@ type WaitResult struct {
 	EchoSkipped int
 }
 
-// matcher is a compiled pattern list.
-type matcher []func(string) bool
-
-func compile(patterns []string, regex, matchCase bool) (matcher, error) {
-	m := make(matcher, 0, len(patterns))
-	for _, p := range patterns {
-		if regex {
-			if !matchCase {
-				p = "(?i)" + p
-			}
-			re, err := regexp.Compile(p)
-			if err != nil {
-				return nil, errorf(KindInvalid, "bad regular expression %q: %v", p, err)
-			}
-			m = append(m, re.MatchString)
-			continue
-		}
-		if matchCase {
-			m = append(m, func(s string) bool { return strings.Contains(s, p) })
-			continue
-		}
-		lp := strings.ToLower(p)
-		m = append(m, func(s string) bool { return strings.Contains(strings.ToLower(s), lp) })
-	}
-	return m, nil
-}
-
-// first returns the index of the first pattern any line matches, and the
-// lines that match it.
-func (m matcher) first(lines []string) (int, []string) {
-	for i, f := range m {
-		var hit []string
-		for _, l := range lines {
-			if f(l) {
-				hit = append(hit, l)
-			}
-		}
-		if hit != nil {
-			return i, hit
-		}
-	}
-	return -1, nil
-}
-
-// tail keeps the last lines seen, within 20 lines and 2 KB.
-type tail []string
-
-func (t *tail) add(lines ...string) {
-	*t = append(*t, lines...)
-	if n := len(*t); n > 20 {
-		*t = (*t)[n-20:]
-	}
-	size := 0
-	for i := len(*t) - 1; i >= 0; i-- {
-		size += len((*t)[i]) + 1
-		if size > 2048 {
-			*t = (*t)[i+1:]
-			break
-		}
-	}
-}
-
 // entryState is what one round trip tells about a pane when a wait starts.
 type entryState struct {
 	alternate bool
@@ -175,7 +113,7 @@ func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error)
 	cx, _ := strconv.Atoi(f[7])
 	// Rows as a person reads them: -J keeps the blanks a full-screen
 	// program drew at the end of its rows.
-	rows := readableRows(rs[1].Lines, width, cx, cy)
+	rows := paneread.Readable(rs[1].Lines, width, cx, cy)
 	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows,
 		screenTop: panestream.GridMark{Known: true, Row: hist, History: hist, Limit: limit}, cursorRow: hist + cy}, nil
 }
@@ -188,8 +126,18 @@ func (a WaitArgs) Check() error {
 	return err
 }
 
+// compile compiles patterns (see paneread.Compile); a bad one is
+// KindInvalid.
+func compile(patterns []string, regex, matchCase bool) (paneread.Matcher, error) {
+	m, err := paneread.Compile(patterns, regex, matchCase)
+	if err != nil {
+		return nil, errorf(KindInvalid, "%v", err)
+	}
+	return m, nil
+}
+
 // compile returns a's success and stop patterns as matchers.
-func (a WaitArgs) compile() (pats, stops matcher, err error) {
+func (a WaitArgs) compile() (pats, stops paneread.Matcher, err error) {
 	if pats, err = compile(a.Patterns, a.Regex, a.MatchCase); err != nil {
 		return nil, nil, err
 	}
@@ -212,10 +160,10 @@ func (a WaitArgs) compile() (pats, stops matcher, err error) {
 
 // waiter is the matching state of one wait.
 type waiter struct {
-	pats, stops matcher
+	pats, stops paneread.Matcher
 	res         WaitResult
-	seen        tail
-	out         outputText
+	seen        paneread.Tail
+	out         paneread.Output
 	// absentOnScreen, if set, reports whether an Absent pattern is on the
 	// screen now; a match then does not count yet.
 	absentOnScreen func() bool
@@ -223,7 +171,7 @@ type waiter struct {
 
 // output matches lines the pane printed (and the line it is printing).
 func (w *waiter) output(lines []string, partial string, entry bool) (string, bool) {
-	w.seen.add(lines...)
+	w.seen.Add(lines...)
 	all := lines
 	if partial != "" {
 		all = append(all[:len(all):len(all)], partial)
@@ -247,7 +195,7 @@ func (w *waiter) output(lines []string, partial string, entry bool) (string, boo
 // screen matches the screen as drawn.
 func (w *waiter) screen(rows []string, entry bool) (string, bool) {
 	w.seen = nil
-	w.seen.add(rows...)
+	w.seen.Add(rows...)
 	w.res.Tail = w.seen
 	if len(w.pats) == 0 && !entry && w.res.SawNewOutput {
 		w.res.Found, w.res.MatchedIn = true, InScreen
@@ -258,11 +206,11 @@ func (w *waiter) screen(rows []string, entry bool) (string, bool) {
 
 // match checks lines against the stop patterns, then the patterns.
 func (w *waiter) match(lines []string, where string, entry bool) (string, bool) {
-	if i, hit := w.stops.first(lines); i >= 0 {
+	if i, hit := w.stops.First(lines); i >= 0 {
 		w.res.MatchedIndex, w.res.MatchedLines, w.res.StopMatchedAtEntry, w.res.MatchedIn = i, hit, entry, where
 		return OutcomeStopped, true
 	}
-	if i, hit := w.pats.first(lines); i >= 0 {
+	if i, hit := w.pats.First(lines); i >= 0 {
 		if w.absentOnScreen != nil && w.absentOnScreen() {
 			return "", false
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
@@ -111,7 +112,7 @@ func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, st *p
 		w: &waiter{res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}}
 	t.cursor, _ = st.Position()
 	t.width = s.paneWidth(pane)
-	t.w.out.text.Width = t.width
+	t.w.out.Text.Width = t.width
 	return t
 }
 
@@ -138,7 +139,7 @@ func (t *textWait) startGrid(entry entryState) {
 		if err != nil {
 			return true // the wait's next read says what became of the pane
 		}
-		i, _ := absent.first(rs[0].Lines)
+		i, _ := absent.First(rs[0].Lines)
 		return i >= 0
 	}
 	// A match seen while an absent pattern is there must be looked at
@@ -149,8 +150,8 @@ func (t *textWait) startGrid(entry entryState) {
 // done returns the wait's result with outcome.
 func (t *textWait) done(outcome string) (WaitResult, error) {
 	t.w.res.Outcome, t.w.res.Elapsed = outcome, time.Since(t.start)
-	if t.w.out.echo != nil {
-		t.w.res.EchoSkipped = t.w.out.echo.skipped
+	if t.w.out.Echo != nil {
+		t.w.res.EchoSkipped = t.w.out.Echo.Skipped()
 	}
 	return t.w.res, nil
 }
@@ -165,7 +166,7 @@ func (t *textWait) atEntry(entry entryState) (string, bool, error) {
 	}
 	switch t.since {
 	case SinceScreen:
-		t.w.seen.add(entry.rows...)
+		t.w.seen.Add(entry.rows...)
 		t.w.res.Tail = t.w.seen
 		outcome, ok := t.w.match(entry.rows, InScreen, true)
 		return outcome, ok, nil
@@ -191,7 +192,7 @@ func (t *textWait) entryScreen(entry entryState) (string, bool) {
 	if drawn {
 		return t.w.screen(entry.rows, true)
 	}
-	t.w.seen.add(entry.rows...)
+	t.w.seen.Add(entry.rows...)
 	t.w.res.Tail = t.w.seen
 	return "", false
 }
@@ -199,7 +200,7 @@ func (t *textWait) entryScreen(entry entryState) (string, bool) {
 // entryAfterInput matches what the pane printed since this process's last
 // input to it, without the echo of the typed text.
 func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
-	t.w.out.echo = newEchoFilter(t.in.Typed)
+	t.w.out.Echo = paneread.NewEchoFilter(t.in.Typed)
 	if r := t.st.Read(t.in.Offset); t.in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
 		return t.entryFollowed(r) // the stream holds all of it
 	}
@@ -209,13 +210,13 @@ func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
 	// was followed (the echo scrolled away); if not, only what comes next
 	// counts.
 	var lines []string
-	if i := lastEcho(entry.rows, t.in.Typed); i >= 0 {
+	if i := paneread.LastEcho(entry.rows, t.in.Typed); i >= 0 {
 		lines = entry.rows[i+1:]
-		t.w.out.echo = nil
+		t.w.out.Echo = nil
 	} else if t.in.Fed {
 		lines = entry.rows
 	}
-	t.w.seen.add(lines...)
+	t.w.seen.Add(lines...)
 	t.w.res.Tail = t.w.seen
 	outcome, ok := t.w.match(lines, InScreen, true)
 	return outcome, ok, nil
@@ -225,21 +226,21 @@ func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
 func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
 	t.cursor = r.Next
 	if b, known := t.st.LineBefore(t.in.Offset); known {
-		t.w.out.prime(b)
+		t.w.out.Prime(b)
 	} else if t.in.Col > 0 {
-		t.w.out.prime(bytes.Repeat([]byte{' '}, t.in.Col))
+		t.w.out.Prime(bytes.Repeat([]byte{' '}, t.in.Col))
 	}
-	lines, partial := t.w.out.write(r.Data)
+	lines, partial := t.w.out.Write(r.Data)
 	// The program went full-screen after the entry's look (less just
 	// started): its page's output counts, and from here on its screen is
 	// read, now first.
-	if t.w.out.text.AltScreen() {
+	if t.w.out.Text.AltScreen() {
 		t.screen, t.w.res.AlternateScreen = true, true
 	}
 	if outcome, ok := t.w.output(lines, partial, true); ok {
 		return outcome, true, nil
 	}
-	if (t.w.out.text.Redrawn() || t.grid.active) && t.in.Grid.Known && !t.screen {
+	if (t.w.out.Text.Redrawn() || t.grid.active) && t.in.Grid.Known && !t.screen {
 		t.grid.active = true
 		if outcome, ok, err := t.lookGrid(true); err != nil || ok {
 			return outcome, ok, err
@@ -309,13 +310,13 @@ func (t *textWait) next(wctx context.Context) (string, bool, error) {
 	if len(r.Data) > 0 {
 		t.w.res.SawNewOutput = true
 	}
-	lines, partial := t.w.out.write(r.Data)
+	lines, partial := t.w.out.Write(r.Data)
 	if r.Paused && !t.screen {
 		// tmux threw output away: the screen it resumed with stands in
 		// for what was lost.
 		lines = append(r.Snapshot, lines...)
 	}
-	if t.w.out.text.AltScreen() && !t.screen {
+	if t.w.out.Text.AltScreen() && !t.screen {
 		t.screen, t.w.res.AlternateScreen = true, true
 		t.lastRead = time.Time{}
 	}
@@ -328,7 +329,7 @@ func (t *textWait) next(wctx context.Context) (string, bool, error) {
 	if r.Gone {
 		return "", false, paneExited(t.pane)
 	}
-	if !(t.w.out.text.Redrawn() || t.grid.active) || t.since == SinceInput && !t.in.Grid.Known {
+	if !(t.w.out.Text.Redrawn() || t.grid.active) || t.since == SinceInput && !t.in.Grid.Known {
 		return "", false, nil
 	}
 	t.grid.active = true
@@ -351,17 +352,17 @@ func (t *textWait) nextScreen(r panestream.Read) (string, bool, error) {
 		return "", false, err
 	}
 	t.lastRead = time.Now()
-	if e.alternate || t.w.out.text.AltScreen() {
+	if e.alternate || t.w.out.Text.AltScreen() {
 		outcome, ok := t.w.screen(e.rows, false)
 		return outcome, ok, nil
 	}
 	t.screen = false
-	off := t.w.out.text.AltScreenExit()
-	t.w.out = outputText{text: termtext.Lines{Width: t.width}}
+	off := t.w.out.Text.AltScreenExit()
+	t.w.out = paneread.Output{Text: termtext.Lines{Width: t.width}}
 	if off < 0 {
 		return "", false, nil
 	}
-	lines, partial := t.w.out.write(r.Data[off:])
+	lines, partial := t.w.out.Write(r.Data[off:])
 	outcome, ok := t.w.output(lines, partial, false)
 	return outcome, ok, nil
 }
@@ -377,11 +378,11 @@ func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
 		return "", false, err // full-screen: the screen is read instead
 	}
 	if t.since == SinceInput {
-		echo := newEchoFilter(t.in.Typed)
-		rows = slices.DeleteFunc(rows, echo.line)
+		echo := paneread.NewEchoFilter(t.in.Typed)
+		rows = slices.DeleteFunc(rows, echo.Line)
 	}
 	t.w.seen = nil
-	t.w.seen.add(rows...)
+	t.w.seen.Add(rows...)
 	t.w.res.Tail = t.w.seen
 	outcome, ok := t.w.match(rows, InScreen, atEntry)
 	return outcome, ok, nil

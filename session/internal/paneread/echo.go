@@ -1,4 +1,4 @@
-package session
+package paneread
 
 import (
 	"strings"
@@ -6,20 +6,22 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
-// echoFilter tells the pane's echo of typed input from what a program
+// EchoFilter tells the pane's echo of typed input from what a program
 // printed. A line is the echo of a typed line when, blanks at its end
 // trimmed, it ends with that typed line: a shell echoes the prompt, then
 // what was typed. Typed lines are looked for in order; a long typed line
 // seen again later (typed ahead, then echoed again by the shell's line
 // editor when it read it) is skipped again.
-type echoFilter struct {
+type EchoFilter struct {
 	pending []string // typed lines not yet seen echoed
 	echoed  []string // long typed lines seen echoed
-	skipped int      // lines taken for echo
+	skipped int      // lines taken for echo (Skipped)
 }
 
-func newEchoFilter(typed []string) *echoFilter {
-	e := &echoFilter{}
+// NewEchoFilter returns a filter for the echo of typed, the lines typed
+// in order (blank ones are ignored).
+func NewEchoFilter(typed []string) *EchoFilter {
+	e := &EchoFilter{}
 	for _, t := range typed {
 		if t = strings.TrimSpace(t); t != "" {
 			e.pending = append(e.pending, t)
@@ -28,8 +30,8 @@ func newEchoFilter(typed []string) *echoFilter {
 	return e
 }
 
-// line reports whether the completed line l is echo.
-func (e *echoFilter) line(l string) bool {
+// Line reports whether the completed line l is echo.
+func (e *EchoFilter) Line(l string) bool {
 	if e == nil {
 		return false
 	}
@@ -51,10 +53,10 @@ func (e *echoFilter) line(l string) bool {
 	return false
 }
 
-// partial reports whether the unfinished line l may be echo still being
+// Partial reports whether the unfinished line l may be echo still being
 // written: it ends with the start of the next typed line (or with a long
 // typed line already echoed), so its end is not yet known.
-func (e *echoFilter) partial(l string) bool {
+func (e *EchoFilter) Partial(l string) bool {
 	if e == nil {
 		return false
 	}
@@ -77,9 +79,9 @@ func (e *echoFilter) partial(l string) bool {
 	return false
 }
 
-// lastEcho returns the index of the last of rows that is the echo of the
+// LastEcho returns the index of the last of rows that is the echo of the
 // last typed line, or -1.
-func lastEcho(rows []string, typed []string) int {
+func LastEcho(rows []string, typed []string) int {
 	var last string
 	for _, t := range typed {
 		if t = strings.TrimSpace(t); t != "" {
@@ -97,33 +99,46 @@ func lastEcho(rows []string, typed []string) int {
 	return -1
 }
 
-// outputText is a pane's output as lines a person reads, with the echo of
+// Output is a pane's output as lines a person reads, with the echo of
 // typed input taken out.
-type outputText struct {
-	text termtext.Lines
-	echo *echoFilter // nil: nothing to take out
+type Output struct {
+	Text termtext.Lines
+	Echo *EchoFilter // nil: nothing to take out
 }
 
-// prime puts the cursor where b, the start of a line printed before the
+// Prime puts the cursor where b, the start of a line printed before the
 // input, leaves it, with that text blanked: it is not output after the
 // input, but the column the echo starts at tells where the line wraps.
-func (o *outputText) prime(b []byte) {
-	o.text.Write(b)
-	o.text.Take()
-	o.text.Blank()
+func (o *Output) Prime(b []byte) {
+	o.Text.Write(b)
+	o.Text.Take()
+	o.Text.Blank()
 }
 
-// write consumes b and returns the completed lines that are not echo, and
+// Write consumes b and returns the completed lines that are not echo, and
 // the line still being written ("" when it is empty or may be echo).
-func (o *outputText) write(b []byte) (lines []string, partial string) {
-	o.text.Write(b)
-	for _, l := range o.text.Take() {
-		if !o.echo.line(l) {
+func (o *Output) Write(b []byte) (lines []string, partial string) {
+	o.Text.Write(b)
+	for _, l := range o.Text.Take() {
+		if !o.Echo.Line(l) {
 			lines = append(lines, l)
 		}
 	}
-	if p := o.text.Line(); !o.echo.partial(p) {
+	if p := o.Text.Line(); !o.Echo.Partial(p) {
 		partial = p
 	}
 	return lines, partial
 }
+
+// Skipped returns how many lines the filter took for echo.
+func (e *EchoFilter) Skipped() int {
+	if e == nil {
+		return 0
+	}
+	return e.skipped
+}
+
+// longEcho is the length from which a typed line is taken to be echoed
+// wherever a line ends with it: a program seldom prints a whole command
+// line. Shorter typed lines ("y") are skipped once only.
+const longEcho = 8

@@ -1,14 +1,14 @@
-package session
+package paneread
 
 import (
 	"slices"
 	"testing"
 )
 
-// TestReadableRows: rows read from tmux's grid lose their trailing spaces
+// TestReadable: rows read from tmux's grid lose their trailing spaces
 // and blank tail, except the spaces before the cursor where it ends the
 // text, so a prompt reads as drawn ("$ ") wherever a wait reads it.
-func TestReadableRows(t *testing.T) {
+func TestReadable(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		rows          []string
@@ -28,7 +28,7 @@ func TestReadableRows(t *testing.T) {
 		{"width unknown", []string{"$ "}, 0, 2, 0, []string{"$"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := readableRows(slices.Clone(tc.rows), tc.width, tc.cx, tc.cy)
+			got := Readable(slices.Clone(tc.rows), tc.width, tc.cx, tc.cy)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}

@@ -1,0 +1,93 @@
+package paneread
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEchoFilter(t *testing.T) {
+	cases := []struct {
+		name    string
+		typed   []string
+		lines   []string // completed lines, in order
+		program []string // those that are not echo
+	}{
+		{"command then output", []string{"sleep 2; echo DONE_42"},
+			[]string{"$ sleep 2; echo DONE_42", "DONE_42", "$ "}, []string{"DONE_42", "$ "}},
+		{"echo from mid-line", []string{"sleep 2; echo DONE_42"},
+			[]string{"sleep 2; echo DONE_42", "DONE_42"}, []string{"DONE_42"}},
+		{"suppressed history", []string{" ls"},
+			[]string{"$  ls", "a b c"}, []string{"a b c"}},
+		{"typed ahead, echoed twice", []string{"make test all"},
+			[]string{"make test all", "old output", "$ make test all", "ok"}, []string{"old output", "ok"}},
+		{"short input skipped once", []string{"y"},
+			[]string{"Continue? [y/N] y", "ready, honestly", "done by"}, []string{"ready, honestly", "done by"}},
+		{"several lines", []string{"for i in 1 2", "do echo $i; done"},
+			[]string{"$ for i in 1 2", "> do echo $i; done", "1", "2"}, []string{"1", "2"}},
+		{"no echo (a password)", []string{"hunter2secret"},
+			[]string{"ok"}, []string{"ok"}},
+		{"nothing typed", nil,
+			[]string{"^C", "$ "}, []string{"^C", "$ "}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := NewEchoFilter(c.typed)
+			var got []string
+			for _, l := range c.lines {
+				if !e.Line(l) {
+					got = append(got, l)
+				}
+			}
+			if !slices.Equal(got, c.program) {
+				t.Fatalf("got %q, want %q", got, c.program)
+			}
+			if want := len(c.lines) - len(c.program); e.Skipped() != want {
+				t.Fatalf("skipped %d, want %d", e.Skipped(), want)
+			}
+		})
+	}
+}
+
+func TestEchoFilterPartial(t *testing.T) {
+	e := NewEchoFilter([]string{"sleep 2; echo DONE_42"})
+	for l, want := range map[string]bool{
+		"$ sleep 2; ec":           true, // the echo, half written
+		"$ sleep 2; echo DONE_42": true, // written, the newline still to come
+		"Password: ":              false,
+		"":                        false,
+	} {
+		if got := e.Partial(l); got != want {
+			t.Errorf("partial(%q): got %v, want %v", l, got, want)
+		}
+	}
+	if (*EchoFilter)(nil).Partial("x") || (*EchoFilter)(nil).Line("x") {
+		t.Error("a nil filter took a line for echo")
+	}
+}
+
+func TestLastEcho(t *testing.T) {
+	rows := []string{"$ make", "old", "$ make", "building", "$ "}
+	if got := LastEcho(rows, []string{"make"}); got != 2 {
+		t.Fatalf("got %d, want 2", got)
+	}
+	if got := LastEcho(rows, []string{"deploy"}); got != -1 {
+		t.Fatalf("got %d, want -1", got)
+	}
+}
+
+func TestOutputLeavesEchoOut(t *testing.T) {
+	o := Output{Echo: NewEchoFilter([]string{"sleep 1; echo READY"})}
+	// The echo arrives in two pieces: neither may be taken for output.
+	lines, partial := o.Write([]byte("$ sleep 1; echo RE"))
+	if len(lines) != 0 || partial != "" {
+		t.Fatalf("half the echo: got %q %q, want nothing", lines, partial)
+	}
+	lines, partial = o.Write([]byte("ADY\r\n"))
+	if len(lines) != 0 || partial != "" {
+		t.Fatalf("the rest of the echo: got %q %q, want nothing", lines, partial)
+	}
+	lines, partial = o.Write([]byte("READY\r\n$ "))
+	if !slices.Equal(lines, []string{"READY"}) || partial != "$ " {
+		t.Fatalf("output: got %q %q, want READY, then the prompt", lines, partial)
+	}
+}
