@@ -66,13 +66,25 @@ func followFrom(m panestream.GridMark) gridFollow {
 // alternate screen and a dead pane as tmux says them on the same line.
 // Rows tmux has dropped from its history since are gone: the read starts
 // at the oldest row left.
+//
+// From tmux 3.4 capture-pane expands a format in -S: the start is counted
+// from the history size as the capture runs, so rows that scrolled into
+// history since the last read (output, or a clear with scroll-on-clear)
+// cost no second read. Before, the rows are read again from where they
+// moved.
 func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
+	expands := s.release().expandsCaptureRange()
 	for try := 0; ; try++ {
-		start := g.row - g.hist // from the screen's top row; negative in history
+		row := g.row
+		start := row - g.hist // from the screen's top row; negative in history
+		from := strconv.Itoa(start)
+		if expands {
+			from = "#{e|-:" + strconv.Itoa(row) + ",#{history_size}}"
+		}
 		s.gridLooks.Add(1)
 		rs, err := s.exec(ctx,
 			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead} #{pane_width} #{cursor_x} #{cursor_y}"),
-			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"))
+			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", from, "-E", "-"))
 		if err != nil {
 			return nil, false, err
 		}
@@ -90,6 +102,11 @@ func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows
 			g.row -= (g.hist - hist + step - 1) / step * step
 		}
 		moved := hist != g.hist
+		if expands {
+			// The capture started at row, counted from the history as it
+			// was then: it needs reading again only if tmux dropped rows.
+			start, moved = row-hist, g.row != row
+		}
 		g.hist = hist
 		g.last = time.Now()
 		if moved && try == 0 && g.row-g.hist != start {

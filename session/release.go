@@ -29,6 +29,7 @@ import (
 //   - 3.7 refuses names (sessions, windows, buffers) that are not valid
 //     printable UTF-8; older releases store them vis-encoded.
 //   - Up to 3.4 a session name's "$x" is stored as "\$x".
+//   - 3.4 expands a format in capture-pane's -S and -E.
 //   - 3.5 adds the mirrored layouts.
 //   - From 3.8 copy mode's bindings open their prompts in the pane, and a
 //     key bound to one holds the client that sent it (modes.go).
@@ -157,6 +158,10 @@ func (r release) expandsRepeatCount() bool { return r.atLeast(3, 4) }
 // knowsLastOutput reports whether tmux keeps when a pane last printed
 // (#{pane_last_output_time}, whole seconds): from 3.8.
 func (r release) knowsLastOutput() bool { return r.atLeast(3, 8) }
+
+// expandsCaptureRange reports whether capture-pane expands a format in
+// -S and -E, evaluated as the capture runs.
+func (r release) expandsCaptureRange() bool { return r.atLeast(3, 4) }
 
 // hasMirroredLayouts reports whether main-*-mirrored layouts exist.
 func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +117,62 @@ func TestWaitForTextPromptSpaces(t *testing.T) {
 	r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{`\[y/N\] $`}, Regex: true, Timeout: 10 * time.Second})
 	if err != nil || r.Outcome != OutcomeMatched {
 		t.Fatalf("the question after input: got %+v %v", r, err)
+	}
+}
+
+// TestReadRowsAfterScroll: the rows from a mark are read whole after the
+// screen scrolled past it, in one read from tmux 3.4 (capture-pane counts
+// -S from the history as it runs) and two before.
+func TestReadRowsAfterScroll(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "g", "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(t, s, "g")
+	p, err := s.Pane(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("cannot write to the pane's terminal: %v", err)
+	}
+	defer tty.Close()
+	drawn := func(text, last string) {
+		t.Helper()
+		fmt.Fprint(tty, text)
+		if r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{last}, MatchCase: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !r.Found {
+			t.Fatalf("%s never drawn: %+v %v", last, r, err)
+		}
+	}
+	drawn("before\r\n", "before")
+	rs, err := s.exec(ctx, markCommand(pane))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, mark, err := markOf(rs[0], pane)
+	if err != nil || !mark.Known {
+		t.Fatalf("mark: %+v %v", mark, err)
+	}
+	g := followFrom(mark)
+	var b strings.Builder
+	b.WriteString("MARK-1\r\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "filler-%d\r\n", i)
+	}
+	drawn(b.String(), "filler-59")
+	looks := s.gridLooks.Load()
+	rows, _, err := s.readRows(ctx, pane, &g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 61 || rows[0] != "MARK-1" || rows[60] != "filler-59" {
+		t.Fatalf("rows from the mark: got %d, %q ... want MARK-1 and 60 fillers", len(rows), rows[:min(len(rows), 3)])
+	}
+	want := int64(2)
+	if s.release().expandsCaptureRange() {
+		want = 1
+	}
+	if got := s.gridLooks.Load() - looks; got != want {
+		t.Errorf("read the grid %d times, want %d", got, want)
 	}
 }
