@@ -286,7 +286,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, _ := shellrun.Line(p.program, tag, a.Command, lead, p.at)
+	line, erases := shellrun.Line(p.program, tag, a.Command, lead, p.at)
 	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
 		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
 			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
@@ -295,6 +295,12 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at), row: p.row,
 		start: start, from: cursor, cancel: cancel, done: make(chan struct{}),
 		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
+	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
+		// The line puts the command on the prompt's rows again, so its
+		// output starts on a row known in advance (see readDrawn).
+		c.drawn = gridAt{known: true, row: p.row + rows, hist: p.hist, limit: p.limit, width: p.at.Width}
+		c.lastLine = a.Command[strings.LastIndexByte(a.Command, '\n')+1:]
+	}
 	pre := inputStart{ends: map[string]int64{pane: cursor}}
 	// A person may put the pane in copy mode after the look: tmux refuses
 	// the line then (3.4 and later).
@@ -421,6 +427,7 @@ type runProbe struct {
 	program         string // pane_current_command, without a login shell's "-"
 	pid             string
 	row             int // the cursor's row in the grid, history included
+	hist, limit     int // the history's size and limit
 	alt, mode, dead bool
 	session         string
 	at              shellrun.Screen
@@ -432,13 +439,13 @@ type runProbe struct {
 func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
-			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}"),
+			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}\t#{history_limit}"),
 		CaptureArgs{}.command(pane))
 	if err != nil {
 		return runProbe{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 11 || !strings.HasPrefix(f[4], "$") {
+	if len(f) != 12 || !strings.HasPrefix(f[4], "$") {
 		return runProbe{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
@@ -447,8 +454,9 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	p.at.CursorY, _ = strconv.Atoi(f[6])
 	p.at.Width, _ = strconv.Atoi(f[7])
 	p.at.Height, _ = strconv.Atoi(f[8])
-	history, _ := strconv.Atoi(f[10])
-	p.row = history + p.at.CursorY
+	p.hist, _ = strconv.Atoi(f[10])
+	p.limit, _ = strconv.Atoi(f[11])
+	p.row = p.hist + p.at.CursorY
 	return p, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
@@ -28,10 +29,14 @@ type runningCommand struct {
 	pid    string // pane_pid when typed; another one means a respawn
 	prompt string // the cursor's row, left of the cursor, when typed
 	row    int    // the cursor's row in the grid (history included) when typed
-	start  time.Time
-	from   int64 // the stream offset the command's output starts after
-	cancel context.CancelFunc
-	done   chan struct{} // closed when res and err are final
+	// drawn is the grid row the output starts on, when it is known, and
+	// lastLine the command's last line, which the row above it ends with.
+	drawn    gridAt
+	lastLine string
+	start    time.Time
+	from     int64 // the stream offset the command's output starts after
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when res and err are final
 
 	mu    sync.Mutex
 	begun bool // the shell printed the start marker
@@ -269,6 +274,7 @@ func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.S
 	defer s.cmds.wg.Done()
 	now := time.Now()
 	f := &follower{s: s, c: c, st: st, cursor: cursor, scan: shellrun.NewScan(tag), release: release,
+		rows:    paneread.RowTracker{Width: c.drawn.width},
 		graceAt: now.Add(startGrace), look: now, timer: time.NewTimer(startGrace)}
 	defer f.timer.Stop()
 	f.run(ctx)
@@ -283,6 +289,7 @@ type follower struct {
 	st      *panestream.Stream
 	cursor  int64
 	text    termtext.Lines
+	rows    paneread.RowTracker // where the output moved the cursor (readDrawn)
 	scan    shellrun.Scan
 	release func() // gives the watch of the pane back
 	// One timer for two deadlines: the next check of a command not
@@ -363,6 +370,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) 
 		return r, true
 	}
 	f.text.Write(data)
+	f.rows.Write(data)
 	c.mu.Lock()
 	c.begun = f.scan.Begun()
 	c.moved = c.moved || bytes.IndexByte(r.Data, '\n') >= 0
@@ -377,6 +385,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) 
 	if p, ok := f.s.awaitPrompt(ctx, f.st, f.cursor, f.scan.Rest()); ok {
 		f.s.prompts.store(c.pane, p)
 	}
+	f.readDrawn(ctx)
 	f.finish(EndExited, f.scan.Status(), true, nil)
 	return r, true
 }

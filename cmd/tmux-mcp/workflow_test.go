@@ -283,3 +283,19 @@ func TestWorkflowSearchAndKill(t *testing.T) {
 		t.Fatalf("list_panes after kill_pane %s: got %v", panes[1], ids)
 	}
 }
+
+// TestWorkflowRunCommandProgressBars: an agent runs a command that draws
+// two progress bars and redraws them in place, as a download or a build
+// does; run_command answers with what the pane shows at the end, not
+// every frame, and a pane that never redrew answers its lines as before.
+func TestWorkflowRunCommandProgressBars(t *testing.T) {
+	c, _, pane := workflow(t)
+	bars := `printf 'fetching\n'; for i in 1 2 3 4; do printf '\033[Kimage: %s0%%\n\033[Klayer: %s5%%\n\033[2A' $i $i; done; printf '\033[2Bdone\n'`
+	r := c.run(t, pane, bars)
+	if want := []string{"fetching", "image: 40%", "layer: 45%", "done"}; !slices.Equal(r.Output, want) {
+		t.Fatalf("progress bars: got %q, want the last frame %q", r.Output, want)
+	}
+	if r := c.run(t, pane, "printf 'one\\ntwo\\n'"); !slices.Equal(r.Output, []string{"one", "two"}) {
+		t.Fatalf("plain lines: got %q", r.Output)
+	}
+}

@@ -166,3 +166,26 @@ func octal(b *strings.Builder, c byte) {
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// ReprintRows returns how many rows the command takes where a line that
+// erases its own echo (see Line) prints it again: from column cursorX of
+// the prompt's row, each further line of it from column 0, on a pane
+// width wide. The command's output starts on the row after them. ok is
+// false when the command holds a character whose width is not known here
+// (not printable ASCII), so its rows are not certain.
+func ReprintRows(command string, cursorX, width int) (rows int, ok bool) {
+	if width <= 0 {
+		return 0, false
+	}
+	col := cursorX
+	for _, l := range strings.Split(command, "\n") {
+		for i := 0; i < len(l); i++ {
+			if l[i] < 0x20 || l[i] >= 0x7f {
+				return 0, false
+			}
+		}
+		rows += max(1, (col+len(l)+width-1)/width)
+		col = 0
+	}
+	return rows, true
+}

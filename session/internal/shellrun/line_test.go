@@ -158,3 +158,27 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestReprintRows(t *testing.T) {
+	for _, c := range []struct {
+		command    string
+		cursorX, w int
+		rows       int
+		ok         bool
+	}{
+		{"ls", 2, 80, 1, true},
+		{strings.Repeat("x", 78), 2, 80, 1, true}, // fills the row: Enter moves to the next
+		{strings.Repeat("x", 79), 2, 80, 2, true},
+		{"for i in 1 2\ndo echo $i; done", 2, 80, 2, true},
+		{"a\n\nb", 2, 80, 3, true},
+		{strings.Repeat("y", 150) + "\nz", 2, 80, 3, true},
+		{"echo é", 2, 80, 0, false},
+		{"printf 'a\tb'", 2, 80, 0, false},
+		{"ls", 2, 0, 0, false},
+	} {
+		rows, ok := ReprintRows(c.command, c.cursorX, c.w)
+		if ok != c.ok || rows != c.rows {
+			t.Errorf("ReprintRows(%.20q, %d, %d): got %d %v, want %d %v", c.command, c.cursorX, c.w, rows, ok, c.rows, c.ok)
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package paneread
+
+import "strconv"
+
+// RowTracker follows where output moves a terminal's cursor, in rows from
+// where it started and in columns, for output that moves it by line feeds,
+// wrapping and relative moves only (progress bars, a spinner's line, a
+// block of lines redrawn in place): enough to know which rows of tmux's
+// grid a command's output covers. Output that places the cursor by
+// absolute position, scrolls a region, clears the screen or switches to
+// the alternate screen makes it lost: [RowTracker.Rows] then reports
+// false. It assumes the cursor starts on column 0.
+//
+// Characters other than ASCII count one column; one on a row that wraps
+// makes the tracker lost, since its width is not known here.
+type RowTracker struct {
+	Width int // the terminal's width; 0 makes any wrap lost
+
+	row, maxRow int
+	col         int  // 0..Width; Width: at the right margin, the next character wraps
+	unsure      bool // a character of unknown width is on the cursor's row
+	lost        bool
+	state       trackState
+	params      []byte
+}
+
+type trackState int
+
+const (
+	stText      trackState = iota
+	stEsc                  // after ESC
+	stCSI                  // after ESC [
+	stString               // inside OSC, DCS, APC, PM or SOS, until BEL or ST
+	stStringEsc            // ESC inside a string: ST is ESC \
+)
+
+// Rows returns the row the cursor is on, counted from the first, the
+// column it is at, and the lowest row the output reached; ok is false
+// once the tracker is lost.
+func (t *RowTracker) Rows() (row, col, maxRow int, ok bool) {
+	return t.row, min(t.col, max(t.Width-1, 0)), t.maxRow, !t.lost
+}
+
+// Write follows b. It always returns len(b) and a nil error.
+func (t *RowTracker) Write(b []byte) (int, error) {
+	for _, c := range b {
+		if t.lost {
+			break
+		}
+		switch t.state {
+		case stEsc:
+			t.esc(c)
+			continue
+		case stCSI:
+			if c >= 0x40 && c <= 0x7e {
+				t.csi(c)
+				t.state = stText
+			} else {
+				t.params = append(t.params, c)
+			}
+			continue
+		case stString:
+			switch c {
+			case 0x07:
+				t.state = stText
+			case 0x1b:
+				t.state = stStringEsc
+			}
+			continue
+		case stStringEsc:
+			t.state = stString
+			if c == '\\' {
+				t.state = stText
+			}
+			continue
+		}
+		switch {
+		case c == 0x1b:
+			t.state = stEsc
+		case c == '\n', c == '\v', c == '\f':
+			t.down(1)
+		case c == '\r':
+			t.col = 0
+		case c == '\b':
+			t.col = max(min(t.col, t.Width-1)-1, 0)
+		case c == '\t':
+			t.put(8 - t.col%8)
+		case c < 0x20 || c == 0x7f:
+		case c < 0x80 || c >= 0xc0:
+			// ASCII, or the first byte of a UTF-8 character.
+			if c >= 0x80 {
+				t.unsure = true
+			}
+			t.put(1)
+		}
+	}
+	return len(b), nil
+}
+
+// put writes a character n columns wide at the cursor.
+func (t *RowTracker) put(n int) {
+	if t.Width <= 0 {
+		t.col += n
+		return
+	}
+	if t.col >= t.Width {
+		if t.unsure {
+			t.lost = true
+			return
+		}
+		t.down(1)
+		t.col = 0
+	}
+	t.col = min(t.col+n, t.Width)
+}
+
+func (t *RowTracker) down(n int) {
+	t.row += n
+	t.maxRow = max(t.maxRow, t.row)
+	t.unsure = false
+}
+
+func (t *RowTracker) esc(c byte) {
+	t.state = stText
+	switch c {
+	case '[':
+		t.state, t.params = stCSI, t.params[:0]
+	case ']', 'P', '_', '^', 'X':
+		t.state = stString
+	case 'D': // index
+		t.down(1)
+	case 'E': // next line
+		t.down(1)
+		t.col = 0
+	case 'M', '7', '8', 'c':
+		// Reverse index (it scrolls at the top), a saved cursor, a reset.
+		t.lost = true
+	}
+}
+
+func (t *RowTracker) csi(final byte) {
+	if len(t.params) > 0 && (t.params[0] == '?' || t.params[0] == '>' || t.params[0] == '=') {
+		// Private modes: the alternate screen and the like.
+		if final == 'h' || final == 'l' {
+			t.lost = t.lost || string(t.params) != "?25" && string(t.params) != "?7" && string(t.params) != "?2004"
+		}
+		return
+	}
+	n, err := strconv.Atoi(string(t.params))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	switch final {
+	case 'A': // up
+		t.row -= n
+		t.unsure = false
+	case 'B': // down
+		t.down(n)
+	case 'E': // down, column 0
+		t.down(n)
+		t.col = 0
+	case 'F': // up, column 0
+		t.row -= n
+		t.col, t.unsure = 0, false
+	case 'C':
+		t.col = min(min(t.col, t.Width-1)+n, max(t.Width-1, 0))
+	case 'D':
+		t.col = max(min(t.col, t.Width-1)-n, 0)
+	case 'G':
+		t.col = min(n-1, max(t.Width-1, 0))
+	case 'K', 'P', '@', 'X', 'm':
+		// Erasing or editing the row, colours: the cursor stays.
+	case 'J':
+		if string(t.params) == "2" || string(t.params) == "3" {
+			t.lost = true // tmux may scroll the cleared screen into history
+		}
+	default:
+		// Absolute positions, scroll regions, scrolling, rows inserted or
+		// deleted: rows this tracker cannot place.
+		t.lost = true
+	}
+	if t.row < 0 {
+		t.lost = true // above where the output began
+	}
+}
