@@ -304,7 +304,9 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	if err != nil {
 		return "", err
 	}
-	cmds := []controlmode.Command{paneIDCommand(t)}
+	// The mark first: it fails for a missing pane, and tells where the
+	// pasted text starts in the grid, for a wait after it.
+	cmds := []controlmode.Command{markCommand(t)}
 	name := bufferName()
 	if text != "" { // set-buffer makes no buffer for empty text
 		paste := append([]string{"-d", "-b", name, "-t", t}, rel.pasteFlags()...)
@@ -324,9 +326,9 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 		}
 		return "", err
 	}
-	id, err := paneIDOf(rs[0], t)
+	id, mark, err := markOf(rs[0], t)
 	if err == nil {
-		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"), panestream.GridMark{})
+		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"), mark)
 	}
 	return id, err
 }

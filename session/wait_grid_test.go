@@ -176,3 +176,22 @@ func TestReadRowsAfterScroll(t *testing.T) {
 		t.Errorf("read the grid %d times, want %d", got, want)
 	}
 }
+
+// TestWaitForTextAfterPaste: text pasted with PasteText marks where the
+// input starts in tmux's grid, as SendKeys does, so a wait after it reads
+// an answer an inline program drew over with cursor movement.
+func TestWaitForTextAfterPaste(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "tui", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "tui")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	if _, err := s.PasteText(ctx, ref, inlineRedraw("PASTED", 60)+"\n", false); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"PASTED-60 here"}, Timeout: 10 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched || r.Since != SinceInput {
+		t.Fatalf("got %+v %v; want the answer matched after the paste", r, err)
+	}
+}
