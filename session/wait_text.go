@@ -169,6 +169,12 @@ func (t *textWait) atEntry(entry entryState) (string, bool, error) {
 		t.w.seen.Add(entry.rows...)
 		t.w.res.Tail = t.w.seen
 		outcome, ok := t.w.match(entry.rows, InScreen, true)
+		// The stream's position was taken before the look, which may show
+		// more of the line the stream was in the middle of (a shell
+		// echoing typed keys): that line's start, from the stream, comes
+		// first, so its rest completes it instead of making a line alone.
+		start, _ := t.st.LineBefore(t.cursor)
+		t.w.out.Text.Write(start)
 		return outcome, ok, nil
 	case SinceInput:
 		return t.entryAfterInput(entry)
