@@ -195,3 +195,43 @@ func TestWaitForTextAfterPaste(t *testing.T) {
 		t.Fatalf("got %+v %v; want the answer matched after the paste", r, err)
 	}
 }
+
+// TestWaitForTextLineAcrossTheStart: a line whose start the pane printed
+// before a wait with since "screen" began, and whose rest came after, is
+// matched whole (a shell echoing typed keys when the wait starts).
+func TestWaitForTextLineAcrossTheStart(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "w", "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(t, s, "w")
+	p, err := s.Pane(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("cannot write to the pane's terminal: %v", err)
+	}
+	defer tty.Close()
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	fmt.Fprint(tty, "PART-ONE ")
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"PART-ONE"}, Since: SinceScreen, Timeout: 10 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("the line's start: %+v %v", w, err)
+	}
+	if err := s.syncStream(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	following := st.Following()
+	go func() {
+		<-following
+		fmt.Fprint(tty, "PART-TWO\r\n")
+	}()
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"PART-ONE PART-TWO"}, Since: SinceScreen, Timeout: 10 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched {
+		t.Fatalf("got %+v %v; want the line matched whole", r, err)
+	}
+}
