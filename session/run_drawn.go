@@ -53,27 +53,27 @@ func (f *follower) readDrawn(ctx context.Context) {
 // command's last line, printed again), else the rows are not the
 // command's. It reports false when they cannot be read whole.
 func (s *Server) drawnRows(ctx context.Context, pane string, start gridAt, n int, above string) ([]string, bool) {
-	state := controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{pane_width}")
-	rs, err := s.exec(ctx, state)
+	rs, err := s.exec(ctx, markNowCommand(pane))
 	if err != nil {
 		return nil, false
 	}
-	hist, limit, width, ok := gridState(rs[0], pane)
-	if !ok {
+	at, err := markNowOf(rs[0], pane)
+	if err != nil || !at.known {
 		return nil, false
 	}
+	hist := at.hist
 	// Near a full history, tmux may have dropped rows since: how many is
 	// not known here, so the rows are not read (rowNow's -1).
-	first, ok := start.rowNow(hist, limit, width, func() int64 { return -1 })
+	first, ok := start.rowNow(hist, at.limit, at.width, func() int64 { return -1 })
 	if !ok || first < 1 {
 		return nil, false
 	}
-	rs, err = s.exec(ctx, state, controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane,
+	rs, err = s.exec(ctx, markNowCommand(pane), controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane,
 		"-S", strconv.Itoa(first-1-hist), "-E", strconv.Itoa(first+n-1-hist)))
 	if err != nil {
 		return nil, false
 	}
-	if h, _, _, ok := gridState(rs[0], pane); !ok || h != hist || len(rs[1].Lines) < 2 {
+	if now, err := markNowOf(rs[0], pane); err != nil || now.hist != hist || len(rs[1].Lines) < 2 {
 		return nil, false // the pane scrolled meanwhile
 	}
 	lines := rs[1].Lines
@@ -85,22 +85,4 @@ func (s *Server) drawnRows(ctx context.Context, pane string, start gridAt, n int
 		return nil, false
 	}
 	return lines[1:], true
-}
-
-// gridState reads a display-message reply of a pane's id, history size,
-// history limit and width.
-func gridState(r controlmode.Reply, pane string) (hist, limit, width int, ok bool) {
-	f := strings.Fields(strings.Join(r.Lines, ""))
-	if len(f) != 4 || f[0] != pane {
-		return 0, 0, 0, false
-	}
-	var n [3]int
-	for i := range n {
-		v, err := strconv.Atoi(f[i+1])
-		if err != nil {
-			return 0, 0, 0, false
-		}
-		n[i] = v
-	}
-	return n[0], n[1], n[2], true
 }
