@@ -182,17 +182,7 @@ type waker struct {
 // input and prints nothing, and returns the fixture and a waker on it.
 func newWaker(b *testing.B, draw func(mark string) string) (*fixtures.Server, *waker) {
 	fx, s := newTestServer(b)
-	fx.NewSession(b, "w", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(b, s, "w")
-	p, err := s.Pane(context.Background(), pane)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		b.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	b.Cleanup(func() { tty.Close() })
+	pane, tty := silentPane(b, fx, s, "w")
 	return fx, &waker{b: b, s: s, pane: pane, tty: tty, st: s.streams.Get(pane), draw: draw}
 }
 

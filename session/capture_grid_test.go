@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -75,17 +74,7 @@ func TestReadSinceFullHistory(t *testing.T) {
 	ctx := testCtx(t)
 	fx.NewSession(t, "base")
 	fx.Tmux(t, "set-option", "-g", "history-limit", "50")
-	fx.NewSession(t, "h", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(t, s, "h")
-	p, err := s.Pane(ctx, pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	defer tty.Close()
+	pane, tty := silentPane(t, fx, s, "h")
 	r, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,17 +16,7 @@ import (
 func TestPausedPaneResumes(t *testing.T) {
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
-	fx.NewSession(t, "p", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(t, s, "p")
-	p, err := s.Pane(ctx, pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	defer tty.Close()
+	pane, tty := silentPane(t, fx, s, "p")
 	fmt.Fprint(tty, "before-pause\r\n")
 	if r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"before-pause"}, Timeout: 10 * time.Second}); err != nil || !r.Found {
 		t.Fatalf("before the pause: %+v %v", r, err)

@@ -42,6 +42,26 @@ func newTestServer(t testing.TB) (*fixtures.Server, *Server) {
 	return fx, m.Server(Socket{Name: fx.Socket})
 }
 
+// silentPane starts a session called name whose pane reads its input and
+// prints nothing (cat), and returns the pane and its terminal opened for
+// writing: what a test writes there is the pane's output, byte for byte.
+// It is closed when the test ends.
+func silentPane(t testing.TB, fx *fixtures.Server, s *Server, name string) (string, *os.File) {
+	t.Helper()
+	fx.NewSession(t, name, "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(t, s, name)
+	p, err := s.Pane(context.Background(), pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("cannot write to the pane's terminal: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return pane, tty
+}
+
 // waitFor waits for cond on the Server's own state, which changes on
 // tmux's notifications and reconnects.
 func waitFor(t testing.TB, what string, cond func() bool) {

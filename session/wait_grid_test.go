@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -126,17 +125,7 @@ func TestWaitForTextPromptSpaces(t *testing.T) {
 func TestReadRowsAfterScroll(t *testing.T) {
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
-	fx.NewSession(t, "g", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(t, s, "g")
-	p, err := s.Pane(ctx, pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	defer tty.Close()
+	pane, tty := silentPane(t, fx, s, "g")
 	drawn := func(text, last string) {
 		t.Helper()
 		fmt.Fprint(tty, text)
@@ -202,17 +191,7 @@ func TestWaitForTextAfterPaste(t *testing.T) {
 func TestWaitForTextLineAcrossTheStart(t *testing.T) {
 	fx, s := newTestServer(t)
 	ctx := testCtx(t)
-	fx.NewSession(t, "w", "sh", "-c", "exec cat >/dev/null")
-	pane := paneOf(t, s, "w")
-	p, err := s.Pane(ctx, pane)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tty, err := os.OpenFile(p.TTY, os.O_WRONLY, 0)
-	if err != nil {
-		t.Skipf("cannot write to the pane's terminal: %v", err)
-	}
-	defer tty.Close()
+	pane, tty := silentPane(t, fx, s, "w")
 	st, release, err := s.watchPane(ctx, pane)
 	if err != nil {
 		t.Fatal(err)
