@@ -83,13 +83,14 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	if err != nil {
 		return SinceResult{}, err
 	}
-	st, release, err := s.watchPane(ctx, pane)
+	f, err := s.followPane(ctx, pane)
 	if err != nil {
 		return SinceResult{}, err
 	}
 	// The watcher stays attached for WatcherIdle after this call, so the
 	// next call a little later still finds everything.
-	defer release()
+	defer f.stop()
+	st := f.st
 
 	res := SinceResult{PaneID: pane}
 	// The stream first holds all tmux read before the call, then the next

@@ -60,6 +60,9 @@
 //     tmux's grid read with input, and the rows a wait reads from there;
 //     press_keys.go: a key list pressed one key at a time, as a person
 //     presses them.
+//   - follow.go: paneFollow, the one follower of a pane's output that
+//     every wait and read below stands on, and its answers to the pane's
+//     end and to the end of the client that delivered its output.
 //   - wait.go: what every wait shares (its arguments, results, entry look
 //     and matching) and the wait for quiet; wait_text.go: the wait for
 //     text; capture_since.go, capture_grid.go: capture_since's cursors

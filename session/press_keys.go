@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
 // Keys pressed as a person presses them.
@@ -38,7 +36,9 @@ type Pressed struct {
 // first output, then keySettle without output, all within pace; with no
 // output by pace the key drew no reaction, and the next is pressed. Each
 // key goes as [Server.SendKeys] sends it, mode guard included. A failure
-// after some keys were pressed says how many.
+// after some keys were pressed says how many; a pane that exits before
+// its last key was pressed is such a failure, one that exits after it is
+// not.
 func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
@@ -55,11 +55,11 @@ func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 	if err != nil {
 		return Pressed{}, err
 	}
-	st, release, err := s.watchPane(ctx, pane)
+	f, err := s.followPane(ctx, pane)
 	if err != nil {
 		return Pressed{}, err
 	}
-	defer release()
+	defer f.stop()
 	all := len(keys)
 	if a.Enter {
 		all++
@@ -72,41 +72,49 @@ func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 		} else {
 			one.KeyList = []string{"Enter"}
 		}
-		from, _ := st.Position()
+		f.skip()
 		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
+			if i > 0 && IsNotFound(err) {
+				err = paneExited(pane) // after a key before, whose reaction it was
+			}
 			return res, pressedThen(i, all, err)
 		}
 		res.Keys = append(res.Keys, one.KeyList[0])
-		if !awaitReaction(ctx, st, from, pace) {
+		reacted, err := awaitReaction(ctx, f, pace)
+		switch {
+		case err != nil && i == all-1 && IsNotFound(err):
+			return res, nil // the last key ended the pane's program: its answer
+		case err != nil:
+			return res, pressedThen(i+1, all, err)
+		}
+		if !reacted {
 			res.Silent = append(res.Silent, i)
 		}
 	}
 	return res, nil
 }
 
-// awaitReaction waits, for at most pace, until the pane has printed after
-// from and then keySettle passed without output. It reports whether the
-// pane printed (or went away).
-func awaitReaction(ctx context.Context, st *panestream.Stream, from int64, pace time.Duration) bool {
+// awaitReaction waits, for at most pace, until the pane has printed past
+// f's cursor and then keySettle passed without output. It reports whether
+// the pane printed; an error is the end of the following (the pane went
+// away).
+func awaitReaction(ctx context.Context, f *paneFollow, pace time.Duration) (bool, error) {
 	pctx, cancel := context.WithTimeout(ctx, pace)
 	defer cancel()
 	reacted := false
 	for {
-		wait, stop := pctx, context.CancelFunc(func() {})
+		wait := pace
 		if reacted {
-			wait, stop = context.WithTimeout(pctx, keySettle)
+			wait = keySettle
 		}
-		err := st.Wait(wait, from)
-		stop()
+		if !f.waitFor(pctx, wait) {
+			return reacted, nil
+		}
+		r, err := f.read(ctx)
+		reacted = reacted || printed(r)
 		if err != nil {
-			return reacted
+			return reacted, err
 		}
-		r := st.Read(from)
-		if r.Gone || r.ConnLost {
-			return true
-		}
-		reacted = reacted || r.Next > from
-		from = r.Next
 	}
 }
 

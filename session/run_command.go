@@ -121,22 +121,21 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	if c := s.cmds.runningIn(pane); c != nil && !s.backAtPrompt(ctx, c) {
 		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
 	}
-	st, release, err := s.watchPaneIn(pane, p.session)
+	f, err := s.followPaneIn(pane, p.session)
 	if err != nil {
 		return nil, err
 	}
-	cursor, _ := st.Position()
-	p, cursor = s.settleInput(ctx, pane, st, p, cursor)
-	p, cursor, err = s.awaitReady(ctx, pane, st, p, cursor, start.Add(a.Timeout))
+	p = s.settleInput(ctx, f, p)
+	p, err = s.awaitReady(ctx, f, p, start.Add(a.Timeout))
 	if err == nil {
 		err = s.refuseUnready(pane, p)
 	}
 	var c *runningCommand
 	if err == nil {
-		c, err = s.typeCommand(ctx, a, pane, p, st, cursor, start, release)
+		c, err = s.typeCommand(ctx, a, p, f, start)
 	}
 	if err != nil {
-		release()
+		f.stop()
 		return nil, err
 	}
 	return c, nil
@@ -145,22 +144,20 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 // settleInput lets the pane answer keys this process sent it without
 // Enter a moment ago (C-u to clear a line), which may not have reached the
 // screen yet, before its input line is judged, and looks again.
-func (s *Server) settleInput(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64) (runProbe, int64) {
-	in := st.LastInput()
+func (s *Server) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+	in := f.st.LastInput()
 	if !in.Sent || !in.Fed || in.Enter || time.Since(in.At) >= inputSettle {
-		return p, cursor
+		return p
 	}
-	if in.Offset == cursor {
-		sctx, cancel := context.WithTimeout(ctx, inputSettle-time.Since(in.At))
-		_ = st.Wait(sctx, cursor) // no answer yet: the pane shows what it shows
-		cancel()
+	if in.Offset == f.cursor {
+		f.waitFor(ctx, inputSettle-time.Since(in.At)) // no answer yet: the pane shows what it shows
 	}
 	// The first look may have come before the answer: look again.
-	if p2, err := s.probe(ctx, pane); err == nil {
+	if p2, err := s.probe(ctx, f.pane); err == nil {
 		p = p2
 	}
-	cursor, _ = st.Position()
-	return p, cursor
+	f.skip()
+	return p
 }
 
 // awaitReady gives a pane that is not at a shell prompt by the first look
@@ -168,12 +165,12 @@ func (s *Server) settleInput(ctx context.Context, pane string, st *panestream.St
 // starting, a prompt being drawn. A shell that has drawn nothing by
 // deadline gets nothing typed: the line would wait in the terminal and run
 // whenever the shell reads it, after this call.
-func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64, deadline time.Time) (runProbe, int64, error) {
+func (s *Server) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
 		// would be waited for in vain.
-		if p2, err := s.probe(ctx, pane); err == nil {
+		if p2, err := s.probe(ctx, f.pane); err == nil {
 			p = p2
 		}
 	}
@@ -181,7 +178,7 @@ func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Str
 	// its shell a moment later: look again as it prints, for a moment,
 	// before refusing.
 	if quitting(p) {
-		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
+		p = s.awaitShell(ctx, f, p)
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
@@ -190,16 +187,16 @@ func (s *Server) awaitReady(ctx context.Context, pane string, st *panestream.Str
 	// before the stream was following the pane (a new client attaching to
 	// the pane's session), and the shell is there by now.
 	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
-		return p, cursor, nil
+		return p, nil
 	}
-	p, cursor, err := s.awaitFirstPrompt(ctx, pane, st, p, cursor, deadline)
+	p, err := s.awaitFirstPrompt(ctx, f, p, deadline)
 	// What moved the cursor may not have been a prompt: a script's shell
 	// (the pane names it "sh") that exec'd a program which printed, and
 	// ends a moment later.
 	if err == nil && quitting(p) {
-		p, cursor = s.awaitShell(ctx, pane, st, cursor, p)
+		p = s.awaitShell(ctx, f, p)
 	}
-	return p, cursor, err
+	return p, err
 }
 
 // quitting reports whether p shows a program, not the pane's shell, that
@@ -213,28 +210,29 @@ func quitting(p runProbe) bool {
 // yet (the cursor on column 0, or tmux still naming the pane "tmux"), and
 // looks again once it is drawn. By deadline, a shell that has drawn nothing
 // gets nothing typed.
-func (s *Server) awaitFirstPrompt(ctx context.Context, pane string, st *panestream.Stream, p runProbe, cursor int64, deadline time.Time) (runProbe, int64, error) {
-	_, drawn := s.awaitPrompt(ctx, st, cursor, nil)
+func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+	pane := f.pane
+	_, drawn := s.awaitPrompt(ctx, f, nil)
 	if !drawn && (p.program == "tmux" || blank(p.screen)) {
 		if p2, err := s.probe(ctx, pane); err == nil {
 			p = p2
 		}
-		cursor, _ = st.Position()
+		f.skip()
 		// A new pane whose shell has drawn nothing yet (still reading
 		// its rc files): wait once more, or the line would be echoed
 		// before its line editor runs and hides it.
 		if !p.dead && p.at.CursorX == 0 && blank(p.screen) {
-			_, drawn = s.awaitPrompt(ctx, st, cursor, nil)
+			_, drawn = s.awaitPrompt(ctx, f, nil)
 		}
 	}
 	// Still nothing drawn: a login shell slow to start. Wait for its
 	// prompt for the rest of the timeout, or type nothing.
 	if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
 		if rest := time.Until(deadline); rest > 0 {
-			_, drawn = s.awaitPromptFor(ctx, st, cursor, nil, rest)
+			_, drawn = s.awaitPromptFor(ctx, f, nil, rest)
 		}
 		if !drawn {
-			return p, cursor, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
+			return p, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
 				"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
 		}
 	}
@@ -242,9 +240,9 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, pane string, st *panestre
 		if p2, err := s.probe(ctx, pane); err == nil {
 			p = p2
 		}
-		cursor, _ = st.Position()
+		f.skip()
 	}
-	return p, cursor, nil
+	return p, nil
 }
 
 // refuseUnready returns why a command must not be typed into the pane as
@@ -275,10 +273,9 @@ func (s *Server) refuseUnready(pane string, p runProbe) error {
 }
 
 // typeCommand types the command line into the pane's shell and starts its
-// follower, which takes st's watch (release) over. Nothing is typed when
-// it fails.
-func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runProbe, st *panestream.Stream, cursor int64,
-	start time.Time, release func()) (*runningCommand, error) {
+// follower, which takes f over. Nothing is typed when it fails.
+func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time) (*runningCommand, error) {
+	pane := f.pane
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
 	tag := hex.EncodeToString(mark)
@@ -293,7 +290,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 	}
 	fctx, cancel := context.WithCancel(context.Background())
 	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at), row: p.row,
-		start: start, from: cursor, cancel: cancel, done: make(chan struct{}),
+		start: start, from: f.cursor, cancel: cancel, done: make(chan struct{}),
 		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
@@ -301,7 +298,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 		c.drawn = gridAt{known: true, row: p.row + rows, hist: p.hist, limit: p.limit, width: p.at.Width}
 		c.lastLine = a.Command[strings.LastIndexByte(a.Command, '\n')+1:]
 	}
-	pre := inputStart{ends: map[string]int64{pane: cursor}}
+	pre := inputStart{ends: map[string]int64{pane: f.cursor}}
 	// A person may put the pane in copy mode after the look: tmux refuses
 	// the line then (3.4 and later).
 	guard, err := s.guardFor(ctx, false)
@@ -321,7 +318,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, pane string, p runP
 		cancel()
 		return nil, errLinkClosed()
 	}
-	go s.follow(fctx, c, st, cursor, tag, release)
+	go s.followCommand(fctx, c, f, tag)
 	return c, nil
 }
 
@@ -334,31 +331,30 @@ const (
 
 // awaitShell looks at the pane again each time it prints, at most every
 // probeEvery and for at most exitGrace, until its shell holds it and it
-// is off the alternate screen. It returns the last look, and the stream's
-// position read before it, so that output drawn after the look (the
+// is off the alternate screen. It returns the last look; f's cursor is
+// where the stream was before it, so that output drawn after the look (the
 // prompt) is still ahead of the cursor.
-func (s *Server) awaitShell(ctx context.Context, pane string, st *panestream.Stream, cursor int64, p runProbe) (runProbe, int64) {
+func (s *Server) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	gctx, cancel := context.WithTimeout(ctx, exitGrace)
 	defer cancel()
 	var last time.Time
 	for !p.dead && (p.alt || !shells[p.program]) {
-		if st.Wait(gctx, cursor) != nil {
+		if _, err := f.wait(gctx, nil); err != nil {
 			break
 		}
 		if !pause(gctx, probeEvery-time.Since(last)) {
 			break
 		}
-		r := st.Read(cursor)
-		if r.Gone || r.ConnLost {
+		if _, err := f.read(gctx); err != nil {
 			break
 		}
-		p2, err := s.probe(gctx, pane)
+		p2, err := s.probe(gctx, f.pane)
 		if err != nil {
 			break
 		}
-		p, cursor, last = p2, r.Next, time.Now()
+		p, last = p2, time.Now()
 	}
-	return p, cursor
+	return p
 }
 
 // promptGrace bounds how long RunCommand waits for the shell's next
@@ -372,26 +368,25 @@ const promptGrace = time.Second
 // PROMPT_SP draws and erases a mark on column 0 first.
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
-func (s *Server) awaitPrompt(ctx context.Context, st *panestream.Stream, cursor int64, after []byte) (string, bool) {
-	return s.awaitPromptFor(ctx, st, cursor, after, promptGrace)
+func (s *Server) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
+	return s.awaitPromptFor(ctx, f, after, promptGrace)
 }
 
 // awaitPromptFor is awaitPrompt waiting up to d.
-func (s *Server) awaitPromptFor(ctx context.Context, st *panestream.Stream, cursor int64, after []byte, d time.Duration) (string, bool) {
+func (s *Server) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool) {
 	var text termtext.Lines
 	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	for text.Cursor() == 0 {
-		if st.Wait(pctx, cursor) != nil {
+		if _, err := f.wait(pctx, nil); err != nil {
 			return "", false
 		}
-		r := st.Read(cursor)
-		cursor = r.Next
-		if r.Gone || r.ConnLost {
-			return "", false
-		}
+		r, err := f.read(pctx)
 		text.Write(r.Data)
+		if err != nil {
+			return "", false
+		}
 	}
 	return text.BeforeCursor(), true
 }

@@ -268,30 +268,28 @@ func (s *Server) CommandPane(ctx context.Context, id string) (string, bool) {
 // its output.
 const lookEvery = time.Second
 
-// follow reads the pane's output until the command ends, and records how
-// it ended. It owns st's watch (release) and gives it back when done.
-func (s *Server) follow(ctx context.Context, c *runningCommand, st *panestream.Stream, cursor int64, tag string, release func()) {
+// followCommand reads the pane's output until the command ends, and
+// records how it ended. It owns pf and stops it when done.
+func (s *Server) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
 	defer s.cmds.wg.Done()
 	now := time.Now()
-	f := &follower{s: s, c: c, st: st, cursor: cursor, scan: shellrun.NewScan(tag), release: release,
+	f := &follower{s: s, c: c, pane: pf, scan: shellrun.NewScan(tag),
 		rows:    paneread.RowTracker{Width: c.drawn.width},
 		graceAt: now.Add(startGrace), look: now, timer: time.NewTimer(startGrace)}
 	defer f.timer.Stop()
 	f.run(ctx)
 }
 
-// A follower is the state of one command's follow: where it is in the
-// pane's stream, the scan for its markers, and when it last looked at the
+// A follower is the state of one command's follow: the pane's output
+// followed, the scan for its markers, and when it last looked at the
 // pane. Only its goroutine touches it.
 type follower struct {
-	s       *Server
-	c       *runningCommand
-	st      *panestream.Stream
-	cursor  int64
-	text    termtext.Lines
-	rows    paneread.RowTracker // where the output moved the cursor (readDrawn)
-	scan    shellrun.Scan
-	release func() // gives the watch of the pane back
+	s    *Server
+	c    *runningCommand
+	pane *paneFollow
+	text termtext.Lines
+	rows paneread.RowTracker // where the output moved the cursor (readDrawn)
+	scan shellrun.Scan
 	// One timer for two deadlines: the next check of a command not
 	// started yet (graceAt), and a look put off because the last one
 	// was recent (lookDue, zero if none).
@@ -301,7 +299,7 @@ type follower struct {
 
 func (f *follower) run(ctx context.Context) {
 	for {
-		ticked, err := f.st.WaitOrTick(ctx, f.cursor, f.timer.C)
+		ticked, err := f.pane.wait(ctx, f.timer.C)
 		if err != nil {
 			// Ended by a wait that looked at the pane, or no longer
 			// followed.
@@ -315,11 +313,11 @@ func (f *follower) run(ctx context.Context) {
 			}
 			continue
 		}
-		r, ended := f.consume(ctx)
+		r, end, ended := f.consume(ctx)
 		if ended {
 			return
 		}
-		if (r.Gone || r.ConnLost) && f.rejoin(ctx) {
+		if (end != nil || r.ConnLost) && f.lost(ctx, end) {
 			return
 		}
 		// Output the command did not end with: look at the pane for a
@@ -347,15 +345,15 @@ func (f *follower) finish(end RunEnd, status int, hasStatus bool, err error) {
 	}
 	f.c.mu.Unlock()
 	f.c.end(end, status, hasStatus, err)
-	f.release()
+	f.pane.stop()
 }
 
 // consume takes what the stream holds after the cursor, and reports
-// whether the command ended; r is what was read.
-func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) {
+// whether the command ended; r is what was read, and end the end of the
+// pane's following (see paneFollow.read).
+func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, ended bool) {
 	c := f.c
-	r = f.st.Read(f.cursor)
-	f.cursor = r.Next
+	r, end = f.pane.read(ctx)
 	lost := r.ConnLost || r.Paused || r.Missed > 0
 	if lost && !f.scan.Begun() {
 		// The start marker may be in what was lost.
@@ -367,7 +365,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) 
 	data, ok := f.scan.Feed(r.Data)
 	if !ok {
 		f.finish("", 0, false, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
-		return r, true
+		return r, end, true
 	}
 	f.text.Write(data)
 	f.rows.Write(data)
@@ -380,14 +378,14 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, ended bool) 
 	c.out.lost = c.out.lost || lost
 	c.mu.Unlock()
 	if !f.scan.Done() {
-		return r, false
+		return r, end, false
 	}
-	if p, ok := f.s.awaitPrompt(ctx, f.st, f.cursor, f.scan.Rest()); ok {
+	if p, ok := f.s.awaitPrompt(ctx, f.pane, f.scan.Rest()); ok {
 		f.s.prompts.store(c.pane, p)
 	}
 	f.readDrawn(ctx)
 	f.finish(EndExited, f.scan.Status(), true, nil)
-	return r, true
+	return r, end, true
 }
 
 // tick handles the timer: a check of a command the shell has not started
@@ -432,39 +430,35 @@ func (f *follower) lookNow(ctx context.Context) bool {
 	// tmux delivers a pane's output before the reply to a command sent
 	// after it was read: what the look saw drawn, the stream holds, the
 	// end marker included if it came (a watcher's stream once synced).
-	if err := f.s.syncStream(ctx, f.st); err != nil {
+	if err := f.s.syncStream(ctx, f.pane.st); err != nil {
 		return false
 	}
-	if _, ended := f.consume(ctx); !ended {
+	if _, _, ended := f.consume(ctx); !ended {
 		f.finish(end, 0, false, nil)
 	}
 	return true
 }
 
-// rejoin answers the end of the pane's stream or of the client that
-// delivered it: the pane's fate, or a new client to follow it with. It
-// reports whether the command ended.
-func (f *follower) rejoin(ctx context.Context) bool {
-	if end, status, known := f.s.paneFate(ctx, f.c); end != "" {
-		f.finish(end, status, known, nil)
+// lost answers the end of the pane's following (end), or of the client
+// that delivered its output when another follows the pane now (end nil):
+// the pane's fate, looked at in either case, or a look at the pane at
+// once, for what the old client did not deliver (the end marker perhaps)
+// is lost. It reports whether the command ended.
+func (f *follower) lost(ctx context.Context, end error) bool {
+	if fate, status, known := f.s.paneFate(ctx, f.c); fate != "" {
+		f.finish(fate, status, known, nil)
 		return true
 	}
-	// The pane lives and a new client follows it: what the old one did
-	// not deliver is lost, the end marker perhaps, so look at the pane at
-	// once.
-	f.release()
-	f.release = func() {}
-	_, rel, err := f.s.watchPane(ctx, f.c.pane)
-	if err != nil {
-		if end, status, known := f.s.paneFate(ctx, f.c); end != "" {
-			f.finish(end, status, known, nil)
-		} else {
-			f.finish("", 0, false, afterChange(errorf(KindConnLost,
-				"the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", f.c.pane)))
-		}
+	switch {
+	case IsNotFound(end):
+		f.finish(EndPaneClosed, 0, false, nil)
+		return true
+	case end != nil:
+		f.finish("", 0, false, afterChange(errorf(KindConnLost,
+			"the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", f.c.pane)))
 		return true
 	}
-	f.release, f.look = rel, time.Time{}
+	f.look = time.Time{}
 	f.scan.DropRest()
 	return false
 }

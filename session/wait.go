@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -247,18 +248,6 @@ func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
 	return t.C, t.Stop
 }
 
-// waitStream waits for a change in st after cursor, calling progress on
-// each tick.
-func (s *Server) waitStream(ctx context.Context, st *panestream.Stream, cursor int64, tick <-chan time.Time, progress func(time.Duration), start time.Time) error {
-	for {
-		ticked, err := st.WaitOrTick(ctx, cursor, tick)
-		if !ticked {
-			return err
-		}
-		progress(time.Since(start))
-	}
-}
-
 // lastOutput returns the second after pane last printed, as tmux 3.8 keeps
 // it (pane_last_output_time, whole seconds); false if it never printed or
 // the time cannot be read.
@@ -330,14 +319,13 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		return QuietResult{}, err
 	}
 	fed := s.fed(pane)
-	st, release, err := s.watchPane(ctx, pane)
+	f, err := s.followPane(ctx, pane)
 	if err != nil {
 		return QuietResult{}, err
 	}
-	defer release()
-	q := &quietWait{s: s, ctx: ctx, a: a, pane: pane, st: st, start: start, since: start, res: QuietResult{PaneID: pane}}
-	q.cursor, q.changed = st.Position()
-	defer func() { st.NoteLook(q.cursor) }()
+	defer f.stop()
+	q := &quietWait{s: s, ctx: ctx, a: a, pane: pane, f: f, start: start, since: start, res: QuietResult{PaneID: pane}}
+	defer func() { f.st.NoteLook(f.cursor) }()
 	q.atEntry(fed)
 	if q.res.Changed && a.Quiet == 0 {
 		return q.done()
@@ -347,34 +335,37 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 
 // A quietWait is one WaitQuiet in progress. Only its call touches it.
 type quietWait struct {
-	s       *Server
-	ctx     context.Context
-	a       QuietArgs
-	pane    string
-	st      *panestream.Stream
-	start   time.Time
-	cursor  int64           // the stream's position read up to
-	changed <-chan struct{} // closed when the stream moves past cursor
-	since   time.Time       // when the pane was last seen printing, or told to
-	res     QuietResult
+	s     *Server
+	ctx   context.Context
+	a     QuietArgs
+	pane  string
+	f     *paneFollow
+	start time.Time
+	// armed is set while the end of a quiet period is awaited; a pane
+	// found quiet but busy (Reading) waits for output first.
+	armed      bool
+	progressAt time.Time // the next progress report; zero if none
+	since      time.Time // when the pane was last seen printing, or told to
+	res        QuietResult
 }
 
 // atEntry counts what the pane printed since this process's last input
 // to it, and finds when it last printed. fed reports whether its output
 // was followed before this wait.
 func (q *quietWait) atEntry(fed bool) {
-	in := q.st.LastInput()
+	st := q.f.st
+	in := st.LastInput()
 	if fed && in.Sent && in.Fed {
 		// What the pane printed since this process's last input to it
 		// counts, even when it came before the wait: a wait that starts
 		// after the answer sees that there was one. Once a wait has told
 		// of it, the next counts from where that one ended.
-		from := max(in.Offset, q.st.LastLook())
-		if r := q.st.Read(from); r.Next > from {
+		from := max(in.Offset, st.LastLook())
+		if r := st.Read(from); r.Next > from {
 			q.res.Changed, q.res.Bytes = true, r.Next-from
 		}
 	}
-	if last := q.st.LastOutput(); fed && !last.IsZero() {
+	if last := st.LastOutput(); fed && !last.IsZero() {
 		q.since = last
 		if in.Sent && in.At.After(q.since) {
 			q.since = in.At
@@ -395,57 +386,93 @@ func (q *quietWait) done() (QuietResult, error) {
 	return q.res, nil
 }
 
-// follow waits on a timer that each %output resets; nothing is polled.
+// follow waits on the pane's stream, with one timer for the end of the
+// quiet period, which each %output moves, and the progress reports:
+// nothing is polled.
 func (q *quietWait) follow() (QuietResult, error) {
 	wctx, cancel := context.WithTimeout(q.ctx, q.a.Timeout)
 	defer cancel()
-	var timer *time.Timer
-	var quietC <-chan time.Time
-	if q.a.Quiet > 0 {
-		timer = time.NewTimer(time.Until(q.since.Add(q.a.Quiet)))
-		defer timer.Stop()
-		quietC = timer.C
+	q.armed = q.a.Quiet > 0
+	if q.a.Progress != nil {
+		q.progressAt = q.start.Add(time.Second)
 	}
-	tick, stop := progressTicker(q.a.Progress)
-	defer stop()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	q.rearm(timer)
 	for {
-		select {
-		case <-tick:
-			q.a.Progress(time.Since(q.start))
-			continue
-		case <-wctx.Done():
-			if q.ctx.Err() != nil {
-				return QuietResult{}, fromExec(q.ctx.Err())
-			}
+		ticked, err := q.f.wait(wctx, timer.C)
+		switch {
+		case err != nil && q.ctx.Err() != nil:
+			return QuietResult{}, fromExec(q.ctx.Err())
+		case err != nil:
 			q.res.TimedOut = true
 			return q.done()
-		case <-quietC:
-			// The timer may have fired just as output came: look first.
-			if r := q.st.Read(q.cursor); len(r.Data) == 0 && !r.Gone && !r.ConnLost {
-				if q.a.Reading && !q.reading() {
-					// Busy, or asleep on something else: the next
-					// output starts the next quiet period.
-					quietC = nil
-					continue
-				}
-				q.res.Quiet = true
-				q.res.Wake = time.Since(q.since.Add(q.a.Quiet))
+		case ticked:
+			if q.tick() {
 				return q.done()
 			}
-			quietC = nil
-		case <-q.changed:
+			q.rearm(timer)
+			continue
 		}
-		printed, err := q.read()
+		since := q.since
+		printed, err := q.read(wctx)
 		switch {
+		case err != nil && wctx.Err() != nil && q.ctx.Err() == nil:
+			q.res.TimedOut = true // the timeout came while a lost client was replaced
+			return q.done()
 		case err != nil:
 			return QuietResult{}, err
 		case printed && q.a.Quiet == 0:
 			return q.done()
-		case printed || quietC == nil && q.a.Quiet > 0:
-			timer.Reset(time.Until(q.since.Add(q.a.Quiet)))
-			quietC = timer.C
+		case printed || !q.armed || q.since != since:
+			q.armed = q.a.Quiet > 0
 		}
+		q.rearm(timer)
 	}
+}
+
+// tick handles the timer: a progress report due, or the end of the quiet
+// period. It reports whether the pane is quiet.
+func (q *quietWait) tick() bool {
+	now := time.Now()
+	if !q.progressAt.IsZero() && !now.Before(q.progressAt) {
+		q.a.Progress(now.Sub(q.start))
+		q.progressAt = now.Add(time.Second)
+	}
+	end := q.since.Add(q.a.Quiet)
+	if !q.armed || now.Before(end) {
+		return false
+	}
+	// The timer may have fired just as output came: look first.
+	if r := q.f.st.Read(q.f.cursor); len(r.Data) > 0 || r.Gone || r.ConnLost {
+		return false
+	}
+	if q.a.Reading && !q.reading() {
+		// Busy, or asleep on something else: the next output starts
+		// the next quiet period.
+		q.armed = false
+		return false
+	}
+	q.res.Quiet = true
+	q.res.Wake = now.Sub(end)
+	return true
+}
+
+// rearm sets the timer to the nearer of the quiet period's end and the
+// next progress report.
+func (q *quietWait) rearm(t *time.Timer) {
+	var next time.Time
+	if q.armed {
+		next = q.since.Add(q.a.Quiet)
+	}
+	if !q.progressAt.IsZero() && (next.IsZero() || q.progressAt.Before(next)) {
+		next = q.progressAt
+	}
+	if next.IsZero() {
+		t.Stop()
+		return
+	}
+	t.Reset(time.Until(next))
 }
 
 // reading looks at the pane's foreground program, and reports whether
@@ -457,22 +484,18 @@ func (q *quietWait) reading() bool {
 }
 
 // read takes what the pane printed since the cursor, and reports whether
-// it printed anything.
-func (q *quietWait) read() (bool, error) {
-	_, q.changed = q.st.Position() // before the read, so no change is missed
-	r := q.st.Read(q.cursor)
-	q.cursor = r.Next
+// it printed anything. Output a lost client may not have delivered makes
+// the quiet count from now.
+func (q *quietWait) read(ctx context.Context) (bool, error) {
+	r, err := q.f.read(ctx)
+	n := int64(len(r.Data) - bytes.Count(r.Data, []byte{0})) // not the marks of lost output
 	if r.ConnLost {
-		return false, q.s.followEnded(q.ctx, q.pane)
+		q.since = time.Now()
 	}
-	if r.Gone {
-		return false, paneExited(q.pane)
+	if n > 0 {
+		q.res.Changed = true
+		q.res.Bytes += n
+		q.since = q.f.st.LastOutput()
 	}
-	if len(r.Data) == 0 {
-		return false, nil
-	}
-	q.res.Changed = true
-	q.res.Bytes += int64(len(r.Data))
-	q.since = q.st.LastOutput()
-	return true, nil
+	return n > 0, err
 }

@@ -40,12 +40,12 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 	if err != nil {
 		return WaitResult{}, err
 	}
-	st, release, err := s.watchPane(ctx, pane)
+	f, err := s.followPane(ctx, pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
-	defer release()
-	t := s.newTextWait(ctx, a, pane, st, start)
+	defer f.stop()
+	t := s.newTextWait(ctx, a, pane, f, start)
 	t.w.pats, t.w.stops = pats, stops
 	entry, err := s.readEntry(ctx, pane)
 	if err != nil {
@@ -68,10 +68,9 @@ type textWait struct {
 	ctx      context.Context
 	a        WaitArgs
 	pane     string
-	st       *panestream.Stream
+	f        *paneFollow
 	in       panestream.InputMark // the last input this process sent the pane
 	since    string               // SinceInput, SinceStart or SinceScreen
-	cursor   int64                // the stream's position read up to
 	width    int                  // the pane's width, for rebuilt lines
 	interval time.Duration        // the least time between two reads
 	start    time.Time
@@ -89,11 +88,10 @@ type textWait struct {
 // reads; follow answers it as the timeout or the caller's end.
 var errWaitOver = errors.New("the wait's time is over")
 
-// newTextWait settles what the wait matches and takes the stream's
-// position, before the entry's look, so that nothing landing meanwhile
-// is missed.
-func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, st *panestream.Stream, start time.Time) *textWait {
-	in := st.LastInput()
+// newTextWait settles what the wait matches. f's position was taken
+// before the entry's look, so that nothing landing meanwhile is missed.
+func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
+	in := f.st.LastInput()
 	since := a.Since
 	if since == "" {
 		since = SinceScreen
@@ -108,9 +106,8 @@ func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, st *p
 	if interval <= 0 {
 		interval = 50 * time.Millisecond
 	}
-	t := &textWait{s: s, ctx: ctx, a: a, pane: pane, st: st, in: in, since: since, interval: interval, start: start,
+	t := &textWait{s: s, ctx: ctx, a: a, pane: pane, f: f, in: in, since: since, interval: interval, start: start,
 		w: &waiter{res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}}
-	t.cursor, _ = st.Position()
 	t.width = s.paneWidth(pane)
 	t.w.out.Text.Width = t.width
 	return t
@@ -173,7 +170,7 @@ func (t *textWait) atEntry(entry entryState) (string, bool, error) {
 		// more of the line the stream was in the middle of (a shell
 		// echoing typed keys): that line's start, from the stream, comes
 		// first, so its rest completes it instead of making a line alone.
-		start, _ := t.st.LineBefore(t.cursor)
+		start, _ := t.f.st.LineBefore(t.f.cursor)
 		t.w.out.Text.Write(start)
 		return outcome, ok, nil
 	case SinceInput:
@@ -193,7 +190,7 @@ func (t *textWait) entryScreen(entry entryState) (string, bool) {
 	case SinceStart:
 		drawn = false
 	case SinceInput:
-		drawn = !t.in.Fed || t.st.Read(t.in.Offset).Next > t.in.Offset
+		drawn = !t.in.Fed || t.f.st.Read(t.in.Offset).Next > t.in.Offset
 	}
 	if drawn {
 		return t.w.screen(entry.rows, true)
@@ -207,7 +204,7 @@ func (t *textWait) entryScreen(entry entryState) (string, bool) {
 // input to it, without the echo of the typed text.
 func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
 	t.w.out.Echo = paneread.NewEchoFilter(t.in.Typed)
-	if r := t.st.Read(t.in.Offset); t.in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
+	if r := t.f.st.Read(t.in.Offset); t.in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
 		return t.entryFollowed(r) // the stream holds all of it
 	}
 	// Nothing followed the pane when the input went in (or too much came
@@ -230,8 +227,8 @@ func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
 
 // entryFollowed matches r, all the pane printed since the input.
 func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
-	t.cursor = r.Next
-	if b, known := t.st.LineBefore(t.in.Offset); known {
+	t.f.cursor = r.Next
+	if b, known := t.f.st.LineBefore(t.in.Offset); known {
 		t.w.out.Prime(b)
 	} else if t.in.Col > 0 {
 		t.w.out.Prime(bytes.Repeat([]byte{' '}, t.in.Col))
@@ -272,7 +269,7 @@ func (t *textWait) follow() (WaitResult, error) {
 	tick, stop := progressTicker(t.a.Progress)
 	defer stop()
 	for {
-		if err := t.s.waitStream(wctx, t.st, t.cursor, tick, t.a.Progress, t.start); err != nil {
+		if err := t.f.awaitOutput(wctx, tick, t.progress); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil {
 				return t.done(OutcomeTimeout)
 			}
@@ -285,7 +282,7 @@ func (t *textWait) follow() (WaitResult, error) {
 		}
 		outcome, ok, err := t.next(wctx)
 		switch {
-		case errors.Is(err, errWaitOver):
+		case errors.Is(err, errWaitOver) || err != nil && wctx.Err() != nil:
 			return t.over()
 		case err != nil:
 			return WaitResult{}, err
@@ -294,6 +291,9 @@ func (t *textWait) follow() (WaitResult, error) {
 		}
 	}
 }
+
+// progress reports the wait's progress, if the caller asked for it.
+func (t *textWait) progress() { t.a.Progress(time.Since(t.start)) }
 
 // over answers a wait whose context ended during a pause: its timeout,
 // or the caller's end.
@@ -308,12 +308,8 @@ func (t *textWait) over() (WaitResult, error) {
 // partial line stays in the rebuilt text and is matched again once more
 // of it has arrived.
 func (t *textWait) next(wctx context.Context) (string, bool, error) {
-	r := t.st.Read(t.cursor)
-	t.cursor = r.Next
-	if r.ConnLost {
-		return "", false, t.s.followEnded(t.ctx, t.pane)
-	}
-	if len(r.Data) > 0 {
+	r, end := t.f.read(wctx)
+	if printed(r) {
 		t.w.res.SawNewOutput = true
 	}
 	lines, partial := t.w.out.Write(r.Data)
@@ -322,18 +318,23 @@ func (t *textWait) next(wctx context.Context) (string, bool, error) {
 		// for what was lost.
 		lines = append(r.Snapshot, lines...)
 	}
+	if r.ConnLost && end == nil {
+		// A client ended and another follows the pane now: what the
+		// first did not deliver is on tmux's grid.
+		t.grid.active = true
+	}
 	if t.w.out.Text.AltScreen() && !t.screen {
 		t.screen, t.w.res.AlternateScreen = true, true
 		t.lastRead = time.Time{}
 	}
 	if t.screen {
-		return t.nextScreen(r)
+		return t.nextScreen(r, end)
 	}
 	if outcome, ok := t.w.output(lines, partial, false); ok {
 		return outcome, true, nil
 	}
-	if r.Gone {
-		return "", false, paneExited(t.pane)
+	if end != nil {
+		return "", false, end
 	}
 	if !(t.w.out.Text.Redrawn() || t.grid.active) || t.since == SinceInput && !t.in.Grid.Known {
 		return "", false, nil
@@ -349,9 +350,9 @@ func (t *textWait) next(wctx context.Context) (string, bool, error) {
 
 // nextScreen reads a full-screen program's screen after it printed r, or
 // goes back to lines from where the program left the alternate screen.
-func (t *textWait) nextScreen(r panestream.Read) (string, bool, error) {
-	if r.Gone {
-		return "", false, paneExited(t.pane)
+func (t *textWait) nextScreen(r panestream.Read, end error) (string, bool, error) {
+	if end != nil {
+		return "", false, end
 	}
 	e, err := t.s.readEntry(t.ctx, t.pane)
 	if err != nil {
@@ -392,19 +393,4 @@ func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
 	t.w.res.Tail = t.w.seen
 	outcome, ok := t.w.match(rows, InScreen, atEntry)
 	return outcome, ok, nil
-}
-
-// followEnded answers the end of the client that delivered a waited-on
-// pane's output: the pane's session went with the pane, or the client
-// ended for a reason that leaves the pane running.
-func (s *Server) followEnded(ctx context.Context, pane string) error {
-	if _, err := s.Pane(ctx, pane); IsNotFound(err) {
-		return paneExited(pane)
-	}
-	return errorf(KindConnLost, "the tmux client following pane %s ended (the server died, or the client was detached); wait again", pane)
-}
-
-// paneExited is the answer of a wait whose pane went away.
-func paneExited(pane string) error {
-	return errorf(KindNotFound, "pane %s exited while waiting", pane)
 }

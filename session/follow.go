@@ -1,0 +1,147 @@
+package session
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
+
+// A paneFollow follows one pane's output from a position in its stream:
+// every wait and read that follows a pane (WaitForText, WaitQuiet,
+// PressKeys, RunCommand and its follower) stands on one, so each way a
+// following can end has one answer everywhere:
+//
+//   - the pane is gone: [KindNotFound], "pane %s exited while waiting";
+//   - the client that delivered its output ended and the pane lives: the
+//     pane is watched again, by a client of ours, and the following goes
+//     on; the read says output may be missing there (Read.ConnLost);
+//   - no client can follow it again (the server died): [KindConnLost] or
+//     [KindNoServer], retryable.
+//
+// It holds the pane's watch until stop. Only its caller's goroutine
+// touches it.
+type paneFollow struct {
+	s       *Server
+	pane    string
+	st      *panestream.Stream
+	release func() // gives the watch back
+	cursor  int64  // the stream's position read up to
+}
+
+// followPane starts following pane from its stream's end.
+func (s *Server) followPane(ctx context.Context, pane string) (*paneFollow, error) {
+	st, release, err := s.watchPane(ctx, pane)
+	if err != nil {
+		return nil, err
+	}
+	return newPaneFollow(s, pane, st, release), nil
+}
+
+// followPaneIn is followPane for a caller that read the pane's session
+// already.
+func (s *Server) followPaneIn(pane, sessionID string) (*paneFollow, error) {
+	st, release, err := s.watchPaneIn(pane, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return newPaneFollow(s, pane, st, release), nil
+}
+
+func newPaneFollow(s *Server, pane string, st *panestream.Stream, release func()) *paneFollow {
+	f := &paneFollow{s: s, pane: pane, st: st, release: release}
+	f.cursor, _ = st.Position()
+	return f
+}
+
+// stop gives the pane's watch back. It may be called more than once.
+func (f *paneFollow) stop() {
+	f.release()
+	f.release = func() {}
+}
+
+// skip moves the cursor to the stream's end without reading: what the
+// pane printed so far is not wanted.
+func (f *paneFollow) skip() {
+	f.cursor, _ = f.st.Position()
+}
+
+// wait blocks until the stream has something after the cursor (output, a
+// pause, the pane's end), tick fires (ticked is true) or ctx ends.
+func (f *paneFollow) wait(ctx context.Context, tick <-chan time.Time) (ticked bool, err error) {
+	return f.st.WaitOrTick(ctx, f.cursor, tick)
+}
+
+// waitFor is wait bounded by d: it reports whether something came.
+func (f *paneFollow) waitFor(ctx context.Context, d time.Duration) bool {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	_, err := f.wait(wctx, nil)
+	return err == nil
+}
+
+// read takes what the stream holds after the cursor and moves the cursor
+// past it, without waiting. Like an io.Reader it returns what was read
+// with the error that ended the following, and the caller uses the data
+// first: the last output of a pane that exited is still its output.
+func (f *paneFollow) read(ctx context.Context) (panestream.Read, error) {
+	r := f.st.Read(f.cursor)
+	f.cursor = r.Next
+	switch {
+	case r.Gone:
+		return r, paneExited(f.pane)
+	case r.ConnLost:
+		return r, f.rejoin(ctx)
+	}
+	return r, nil
+}
+
+// rejoin follows the pane again after the client that delivered its
+// output ended: the pane's session is watched by a client of ours again,
+// the stream the same. It fails when the pane is gone or no client can
+// follow it.
+func (f *paneFollow) rejoin(ctx context.Context) error {
+	if _, err := f.s.Pane(ctx, f.pane); IsNotFound(err) {
+		return paneExited(f.pane)
+	} else if err != nil {
+		return err
+	}
+	f.stop()
+	st, release, err := f.s.watchPane(ctx, f.pane)
+	switch {
+	case IsNotFound(err):
+		return paneExited(f.pane)
+	case err != nil:
+		return errorf(KindConnLost, "the tmux client following pane %s ended, and no other could follow it: %v; wait again", f.pane, err)
+	}
+	f.release = release
+	if st != f.st {
+		// The pane's stream was dropped and made anew meanwhile.
+		f.st = st
+		f.skip()
+	}
+	return nil
+}
+
+// paneExited is the answer of a wait whose pane went away.
+func paneExited(pane string) error {
+	return errorf(KindNotFound, "pane %s exited while waiting", pane)
+}
+
+// awaitOutput waits as wait does, calling progress each time tick fires.
+func (f *paneFollow) awaitOutput(ctx context.Context, tick <-chan time.Time, progress func()) error {
+	for {
+		ticked, err := f.wait(ctx, tick)
+		if !ticked {
+			return err
+		}
+		progress()
+	}
+}
+
+// printed reports whether r holds output, not only the marks the stream
+// puts where output was lost (NUL bytes, which terminals ignore).
+func printed(r panestream.Read) bool {
+	return slices.ContainsFunc(r.Data, func(b byte) bool { return b != 0 })
+}
