@@ -1,6 +1,10 @@
 package paneread
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
+)
 
 // RowTracker follows where output moves a terminal's cursor, in rows from
 // where it started and in columns, for output that moves it by line feeds,
@@ -20,19 +24,8 @@ type RowTracker struct {
 	col         int  // 0..Width; Width: at the right margin, the next character wraps
 	unsure      bool // a character of unknown width is on the cursor's row
 	lost        bool
-	state       trackState
-	params      []byte
+	sc          termtext.Scanner
 }
-
-type trackState int
-
-const (
-	stText      trackState = iota
-	stEsc                  // after ESC
-	stCSI                  // after ESC [
-	stString               // inside OSC, DCS, APC, PM or SOS, until BEL or ST
-	stStringEsc            // ESC inside a string: ST is ESC \
-)
 
 // Rows returns the row the cursor is on, counted from the first, the
 // column it is at, and the lowest row the output reached; ok is false
@@ -47,36 +40,17 @@ func (t *RowTracker) Write(b []byte) (int, error) {
 		if t.lost {
 			break
 		}
-		switch t.state {
-		case stEsc:
+		switch t.sc.Scan(c) {
+		case termtext.Escape:
 			t.esc(c)
 			continue
-		case stCSI:
-			if c >= 0x40 && c <= 0x7e {
-				t.csi(c)
-				t.state = stText
-			} else {
-				t.params = append(t.params, c)
-			}
+		case termtext.CSI:
+			t.csi(c)
 			continue
-		case stString:
-			switch c {
-			case 0x07:
-				t.state = stText
-			case 0x1b:
-				t.state = stStringEsc
-			}
-			continue
-		case stStringEsc:
-			t.state = stString
-			if c == '\\' {
-				t.state = stText
-			}
+		case termtext.InSequence:
 			continue
 		}
 		switch {
-		case c == 0x1b:
-			t.state = stEsc
 		case c == '\n', c == '\v', c == '\f':
 			t.down(1)
 		case c == '\r':
@@ -120,13 +94,9 @@ func (t *RowTracker) down(n int) {
 	t.unsure = false
 }
 
+// esc follows ESC and c.
 func (t *RowTracker) esc(c byte) {
-	t.state = stText
 	switch c {
-	case '[':
-		t.state, t.params = stCSI, t.params[:0]
-	case ']', 'P', '_', '^', 'X':
-		t.state = stString
 	case 'D': // index
 		t.down(1)
 	case 'E': // next line
@@ -138,15 +108,17 @@ func (t *RowTracker) esc(c byte) {
 	}
 }
 
+// csi follows a control sequence ending in final.
 func (t *RowTracker) csi(final byte) {
-	if len(t.params) > 0 && (t.params[0] == '?' || t.params[0] == '>' || t.params[0] == '=') {
+	params := string(t.sc.Params())
+	if len(params) > 0 && (params[0] == '?' || params[0] == '>' || params[0] == '=') {
 		// Private modes: the alternate screen and the like.
 		if final == 'h' || final == 'l' {
-			t.lost = t.lost || string(t.params) != "?25" && string(t.params) != "?7" && string(t.params) != "?2004"
+			t.lost = t.lost || params != "?25" && params != "?7" && params != "?2004"
 		}
 		return
 	}
-	n, err := strconv.Atoi(string(t.params))
+	n, err := strconv.Atoi(params)
 	if err != nil || n < 1 {
 		n = 1
 	}
@@ -171,7 +143,7 @@ func (t *RowTracker) csi(final byte) {
 	case 'K', 'P', '@', 'X', 'm':
 		// Erasing or editing the row, colours: the cursor stays.
 	case 'J':
-		if string(t.params) == "2" || string(t.params) == "3" {
+		if params == "2" || params == "3" {
 			t.lost = true // tmux may scroll the cleared screen into history
 		}
 	default:

@@ -5,10 +5,12 @@
 // and of the alternate screen it notes only whether it is on.
 //
 // [Lines] is the renderer: write bytes to it as they arrive, take the lines
-// it has finished, and read the one still being written.
+// it has finished, and read the one still being written. [Scanner] is the
+// grammar of escape sequences it reads them with, for any other reader of
+// a pane's output that must tell text from sequences.
 //
 // # Concurrency
 //
-// A Lines is not safe for concurrent use; each reader of a stream keeps its
-// own.
+// A Lines or a Scanner is not safe for concurrent use; each reader of a
+// stream keeps its own.
 package termtext

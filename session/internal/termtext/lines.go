@@ -26,8 +26,7 @@ type Lines struct {
 	// editors that redraw a wrapped command line (zsh) need it.
 	Width int
 
-	state    escState
-	params   []byte // CSI parameters so far
+	sc       Scanner
 	cur      []rune // the line being written
 	col      int    // the cursor's index in cur
 	rowStart int    // the index in cur where the cursor's row starts
@@ -47,63 +46,26 @@ type Lines struct {
 // line of any length, or overflow the cursor's index.
 const maxColumn = 10000
 
-type escState int
-
-const (
-	stText      escState = iota
-	stEsc                // after ESC
-	stCSI                // after ESC [
-	stString             // inside OSC, DCS, APC, PM or SOS, until BEL or ST
-	stStringEsc          // ESC inside a string: ST is ESC \
-)
-
 // Write renders b. It always returns len(b) and a nil error.
 func (r *Lines) Write(b []byte) (int, error) {
 	r.altOff = -1
 	for i, c := range b {
 		r.pos = i
-		switch r.state {
-		case stEsc:
-			switch c {
-			case '[':
-				r.state, r.params = stCSI, r.params[:0]
-			case ']', 'P', '_', '^', 'X':
-				r.state = stString
-			case 'M', '8':
+		switch r.sc.Scan(c) {
+		case Escape:
+			if c == 'M' || c == '8' {
 				// Reverse index, or restore the cursor: back to a row
 				// that is no longer the last.
 				r.rowMoves = true
-				r.state = stText
-			default:
-				r.state = stText // a two-byte sequence such as ESC = or ESC 7
 			}
 			continue
-		case stCSI:
-			if c >= 0x40 && c <= 0x7e {
-				r.csi(c)
-				r.state = stText
-			} else {
-				r.params = append(r.params, c)
-			}
+		case CSI:
+			r.csi(c)
 			continue
-		case stString:
-			switch c {
-			case 0x07:
-				r.state = stText
-			case 0x1b:
-				r.state = stStringEsc
-			}
-			continue
-		case stStringEsc:
-			r.state = stString
-			if c == '\\' {
-				r.state = stText
-			}
+		case InSequence:
 			continue
 		}
 		switch {
-		case c == 0x1b:
-			r.state = stEsc
 		case c == '\n':
 			r.lines = append(r.lines, string(r.cur))
 			r.cur, r.col, r.rowStart = r.cur[:0], 0, 0
@@ -149,7 +111,8 @@ func (r *Lines) put(c rune) {
 // csi acts on the control sequences that change the text of the line, and
 // on the alternate screen.
 func (r *Lines) csi(final byte) {
-	n, err := strconv.Atoi(string(r.params))
+	params := r.sc.Params()
+	n, err := strconv.Atoi(string(params))
 	if err != nil {
 		n = 0
 	}
@@ -200,10 +163,10 @@ func (r *Lines) csi(final byte) {
 		r.rowMoves = true
 		return
 	}
-	if final != 'h' && final != 'l' || !bytes.HasPrefix(r.params, []byte("?")) {
+	if final != 'h' && final != 'l' || !bytes.HasPrefix(params, []byte("?")) {
 		return
 	}
-	for _, p := range strings.Split(string(r.params[1:]), ";") {
+	for _, p := range strings.Split(string(params[1:]), ";") {
 		if p == "1049" || p == "1047" || p == "47" {
 			r.alt = final == 'h'
 			if !r.alt {
