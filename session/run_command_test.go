@@ -180,6 +180,7 @@ func TestRunCommandShellExits(t *testing.T) {
 func TestRunCommandContinuationPrompt(t *testing.T) {
 	for _, shell := range testShells {
 		t.Run(shell[0], func(t *testing.T) {
+			fixtures.NeedProgram(t, shell[0])
 			fx, s := newTestServer(t)
 			fx.NewSession(t, "sh", append([]string{"env", "PS1=$ ", "PROMPT=$ "}, shell...)...)
 			pane := paneOf(t, s, "sh")
