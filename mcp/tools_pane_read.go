@@ -88,7 +88,7 @@ type (
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
 		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads." mcp:"min=0.01;max=60;default=0.05"`
 		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
-		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, echo left out (default after input); start: from now; screen: the screen too (default otherwise)." mcp:"enum=input|start|screen"`
+		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, echo left out, from the cursor's row down (default after input); start: from now; screen: the screen too, above the cursor as well (default otherwise; for fzf's list)." mcp:"enum=input|start|screen"`
 		Socket
 	}
 	// WaitForContentChangeIn is the input of wait_for_content_change.
