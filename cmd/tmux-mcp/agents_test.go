@@ -261,6 +261,40 @@ func TestReplayClaudeOutput(t *testing.T) {
 	}
 }
 
+// pickWithKeys presses keys in pane, a list pressed one key at a time, and waits until
+// the screen shows done with none of absent; a CLI under load was seen to take no key
+// of a first list, or only its first, so the screen says what was taken: when done
+// does not come within 15 s, the whole list is pressed again, or only its last key
+// (Enter) once moved (a pattern; "" for none) shows the first was taken. It fails after 3 lists.
+func (c *client) pickWithKeys(t *testing.T, pane string, keys []string, done string, absent []string, moved string) {
+	t.Helper()
+	all := keys
+	for try := 1; ; try++ {
+		var m struct{ Result string }
+		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": keys, "enter": false}, &m)
+		if want := fmt.Sprintf("%d keys pressed one at a time in pane %s", len(keys), pane); try == 1 && len(keys) > 1 && !strings.HasPrefix(m.Result, want) {
+			t.Errorf("send_keys %q: got %q, want it to start %q", keys, m.Result, want)
+		}
+		var w struct {
+			Outcome string `json:"outcome"`
+		}
+		c.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "since": "screen", "regex": true, "timeout": 15,
+			"patterns": []string{done}, "absent": absent}, &w)
+		t.Logf("try %d: send_keys %q: %s; then %s", try, keys, m.Result, w.Outcome)
+		if w.Outcome == "matched" {
+			return
+		}
+		screen := c.screen(t, pane)
+		if try == 3 {
+			t.Fatalf("the menu took none of three key lists; the pane shows:\n%s", screen)
+		}
+		keys = all
+		if moved != "" && lineMatches(regexp.MustCompile(moved), screen) {
+			keys = all[len(all)-1:]
+		}
+	}
+}
+
 // TestAgentCLIMenu answers Claude Code's folder-trust question with a key list, as an
 // agent navigates a menu: Down, then Enter, pressed one at a time (each once the CLI
 // has redrawn), picks the second item, "Yes, I trust this folder"; the CLI records the
@@ -286,33 +320,9 @@ func TestAgentCLIMenu(t *testing.T) {
 		t.Fatalf("claude never went quiet at its trust question:\n%s", c.screen(t, pane))
 	}
 	// Drawn and quiet is still not always ready: under load the CLI was seen to
-	// take no key of the first list. The screen says what was taken, and an agent
-	// sends the rest again: the whole list if the first item is still selected,
-	// Enter alone if Down was taken.
-	keys := []string{"Down", "Enter"}
-	for try := 1; ; try++ {
-		var m struct{ Result string }
-		c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": keys, "enter": false}, &m)
-		if want := "2 keys pressed one at a time in pane " + pane; try == 1 && !strings.HasPrefix(m.Result, want) {
-			t.Errorf("send_keys %q: got %q, want it to start %q", keys, m.Result, want)
-		}
-		var w struct {
-			Outcome string `json:"outcome"`
-		}
-		c.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "since": "screen", "regex": true, "timeout": 15,
-			"patterns": []string{`^❯[\s\x{a0}]*$`}, "absent": []string{"I trust this folder"}}, &w)
-		t.Logf("try %d: send_keys %q: %s; then %s", try, keys, m.Result, w.Outcome)
-		if w.Outcome == "matched" {
-			break
-		}
-		screen := c.screen(t, pane)
-		if try == 3 {
-			t.Fatalf("the trust question took none of three key lists; the pane shows:\n%s", screen)
-		}
-		if lineMatches(regexp.MustCompile(`^\s*❯ Yes, I trust this folder$`), screen) {
-			keys = []string{"Enter"} // Down was taken
-		}
-	}
+	// take no key of the first list (see pickWithKeys).
+	c.pickWithKeys(t, pane, []string{"Down", "Enter"}, `^❯[\s\x{a0}]*$`, []string{"I trust this folder"},
+		`^\s*❯ Yes, I trust this folder$`)
 	// Its prompt proves the second item was taken ("No, exit" ends the CLI); the
 	// config says so too, written a moment after the prompt is drawn (once seen
 	// missing right after it): no event tells when, so it is read again for a while.
@@ -337,4 +347,70 @@ func TestAgentCLIMenu(t *testing.T) {
 	}
 	c.typeText(t, pane, agentcli.Screens[agentcli.Claude].Quit, api)
 	c.enterUntil(t, pane, "the shell's prompt after claude", api, prompt)
+}
+
+// TestAgentCLIMenuGemini answers Gemini CLI's folder-trust question with a key list:
+// Down, then Enter, pressed one at a time, picks the second of three items, "Trust
+// parent folder"; the CLI records that choice, restarts to apply it and comes to its
+// prompt, and quits back to the shell.
+func TestAgentCLIMenuGemini(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, nil)
+	env := agentcli.Prepare(t, agentcli.Gemini, api, &agentcli.Options{AskTrust: true})
+	c, _, pane := workflow(t)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	second := `^\s*│ ● 2\. Trust parent folder`
+	c.waitScreen(t, pane, "the trust question, its first item selected", api, "screen", 90, []string{`^\s*│ ● 1\. Trust folder \(project\)`})
+	// As with Claude Code: drawn is not ready, quiet is closer.
+	var q struct {
+		Quiet bool `json:"quiet"`
+	}
+	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
+	if !q.Quiet {
+		t.Fatalf("gemini never went quiet at its trust question:\n%s", c.screen(t, pane))
+	}
+	c.pickWithKeys(t, pane, []string{"Down", "Enter"}, `restarting to apply the trust changes`, nil, second)
+	c.waitScreen(t, pane, "gemini ready after its restart", api, "screen", 90, []string{agentcli.Screens[agentcli.Gemini].Ready})
+	// The choice is in its trusted folders, written before the restart.
+	var trusted map[string]string
+	b, err := os.ReadFile(filepath.Join(env.Home, ".gemini", "trustedFolders.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &trusted)
+	}
+	if err != nil || trusted[env.Dir] != "TRUST_PARENT" {
+		t.Fatalf("after Down, Enter: trusted folders %s (%v), want %s: TRUST_PARENT", b, err, env.Dir)
+	}
+	c.typeText(t, pane, agentcli.Screens[agentcli.Gemini].Quit, api)
+	c.enterUntil(t, pane, "the shell's prompt after gemini", api, prompt)
+}
+
+// TestAgentCLIMenuCodex opens Codex's model picker from its slash-command menu and
+// walks two of its menus with key lists pressed one key at a time: Down, Enter picks
+// the second model; Down, Down, Enter its third reasoning level. Codex says what it
+// took, and quits back to the shell.
+func TestAgentCLIMenuCodex(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, nil)
+	env := agentcli.Prepare(t, agentcli.Codex, api, nil)
+	c, _, pane := workflow(t)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	c.waitScreen(t, pane, "codex ready", api, "screen", 90, []string{agentcli.Screens[agentcli.Codex].Ready})
+	var q struct {
+		Quiet bool `json:"quiet"`
+	}
+	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
+	c.typeText(t, pane, "/model", api)
+	c.pickWithKeys(t, pane, []string{"Enter"}, `^\s*Select Model and Effort$`, nil, "")
+	c.waitScreen(t, pane, "the first model selected", api, "screen", 15, []string{`^\s*› 1\. GPT-6\.2-Sol `})
+	c.pickWithKeys(t, pane, []string{"Down", "Enter"}, `^\s*Select Reasoning Level for GPT-6\.2-Astra$`, nil, `^\s*› 2\. GPT-6\.2-Astra `)
+	c.waitScreen(t, pane, "the first level selected", api, "screen", 15, []string{`^\s*› 1\. Low \(default\)`})
+	c.pickWithKeys(t, pane, []string{"Down", "Down", "Enter"}, `^• Model changed to gpt-6\.2-astra high$`, nil, `^\s*› 3\. High `)
+	c.typeText(t, pane, agentcli.Screens[agentcli.Codex].Quit, api)
+	c.enterUntil(t, pane, "the shell's prompt after codex", api, prompt)
 }
