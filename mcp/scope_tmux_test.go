@@ -416,7 +416,10 @@ func TestScopeBatchRows(t *testing.T) {
 	env := newScopeEnv(t, "owned", nil)
 	dir := t.TempDir()
 	heard := filepath.Join(dir, "borrowed.out")
-	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >"+heard)
+	if err := os.WriteFile(heard, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >>"+heard)
 	b := idsOf(t, env, "borrowed")
 	var info SessionInfo
 	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
@@ -442,8 +445,19 @@ func TestScopeBatchRows(t *testing.T) {
 	if s := string(res.Results[4].StructuredContent); strings.Contains(s, "borrowed") || !strings.Contains(s, "agent") {
 		t.Errorf("list_sessions row: got %s, want the agent's session only", s)
 	}
-	if got, err := os.ReadFile(heard); err != nil || len(got) != 0 {
-		t.Fatalf("the borrowed pane received %q (%v)", got, err)
+	// What the pane received is in the file once cat has read a line sent after the
+	// batch (cat may start after the batch ran: the pty keeps what came before). No
+	// event says when cat wrote it: the file is read again for a while.
+	env.fx.Tmux(t, "send-keys", "-t", b.pane, "after-the-batch", "Enter")
+	var got []byte
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(string(got), "after-the-batch"); time.Sleep(20 * time.Millisecond) {
+		var err error
+		if got, err = os.ReadFile(heard); err != nil || time.Now().After(deadline) {
+			t.Fatalf("the borrowed pane's cat wrote %q (%v), want the line sent after the batch", got, err)
+		}
+	}
+	if string(got) != "after-the-batch\n" {
+		t.Fatalf("the borrowed pane received %q before the line sent after the batch", strings.TrimSuffix(string(got), "after-the-batch\n"))
 	}
 	if _, err := env.fx.TryTmux("has-session", "-t", b.session); err != nil {
 		t.Fatalf("the borrowed session is gone: %v", err)
