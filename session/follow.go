@@ -1,8 +1,8 @@
 package session
 
 import (
+	"bytes"
 	"context"
-	"slices"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
@@ -99,14 +99,9 @@ func (f *paneFollow) read(ctx context.Context) (panestream.Read, error) {
 
 // rejoin follows the pane again after the client that delivered its
 // output ended: the pane's session is watched by a client of ours again,
-// the stream the same. It fails when the pane is gone or no client can
-// follow it.
+// the stream the same, in the one round trip that finds the pane's session.
+// It fails when the pane is gone or no client can follow it.
 func (f *paneFollow) rejoin(ctx context.Context) error {
-	if _, err := f.s.Pane(ctx, f.pane); IsNotFound(err) {
-		return paneExited(f.pane)
-	} else if err != nil {
-		return err
-	}
 	f.stop()
 	st, release, err := f.s.watchPane(ctx, f.pane)
 	switch {
@@ -122,6 +117,16 @@ func (f *paneFollow) rejoin(ctx context.Context) error {
 		f.skip()
 	}
 	return nil
+}
+
+// ended answers err, which a read of tmux made while following the pane
+// failed with: a pane tmux no longer finds went away after the following
+// began (its stream may not have said so yet), the answer of read.
+func (f *paneFollow) ended(err error) error {
+	if IsNotFound(err) {
+		return paneExited(f.pane)
+	}
+	return err
 }
 
 // paneExited is the answer of a wait whose pane went away.
@@ -140,8 +145,8 @@ func (f *paneFollow) awaitOutput(ctx context.Context, tick <-chan time.Time, pro
 	}
 }
 
-// printed reports whether r holds output, not only the marks the stream
-// puts where output was lost (NUL bytes, which terminals ignore).
-func printed(r panestream.Read) bool {
-	return slices.ContainsFunc(r.Data, func(b byte) bool { return b != 0 })
+// printed returns how many bytes of output r holds, not counting the marks
+// the stream puts where output was lost (NUL bytes, which terminals ignore).
+func printed(r panestream.Read) int {
+	return len(r.Data) - bytes.Count(r.Data, []byte{0})
 }

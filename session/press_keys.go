@@ -111,7 +111,7 @@ func awaitReaction(ctx context.Context, f *paneFollow, pace time.Duration) (bool
 			return reacted, nil
 		}
 		r, err := f.read(ctx)
-		reacted = reacted || printed(r)
+		reacted = reacted || printed(r) > 0
 		if err != nil {
 			return reacted, err
 		}

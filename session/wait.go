@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -488,7 +487,7 @@ func (q *quietWait) reading() bool {
 // the quiet count from now.
 func (q *quietWait) read(ctx context.Context) (bool, error) {
 	r, err := q.f.read(ctx)
-	n := int64(len(r.Data) - bytes.Count(r.Data, []byte{0})) // not the marks of lost output
+	n := int64(printed(r))
 	if r.ConnLost {
 		q.since = time.Now()
 	}

@@ -285,7 +285,7 @@ func (t *textWait) follow() (WaitResult, error) {
 		case errors.Is(err, errWaitOver) || err != nil && wctx.Err() != nil:
 			return t.over()
 		case err != nil:
-			return WaitResult{}, err
+			return WaitResult{}, t.f.ended(err)
 		case ok:
 			return t.done(outcome)
 		}
@@ -309,7 +309,7 @@ func (t *textWait) over() (WaitResult, error) {
 // of it has arrived.
 func (t *textWait) next(wctx context.Context) (string, bool, error) {
 	r, end := t.f.read(wctx)
-	if printed(r) {
+	if printed(r) > 0 {
 		t.w.res.SawNewOutput = true
 	}
 	lines, partial := t.w.out.Write(r.Data)

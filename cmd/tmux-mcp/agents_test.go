@@ -270,6 +270,20 @@ func TestReplayClaudeOutput(t *testing.T) {
 	}
 }
 
+// awaitQuiet waits until pane has printed nothing for a second, what, and fails the
+// test if it does not within 30 s: a CLI done drawing its first screen may still be
+// starting, and drops the keys it gets meanwhile; once quiet, it is done starting.
+func (c *client) awaitQuiet(t *testing.T, pane, what string) {
+	t.Helper()
+	var q struct {
+		Quiet bool `json:"quiet"`
+	}
+	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
+	if !q.Quiet {
+		t.Fatalf("%s: never quiet for a second; the pane shows:\n%s", what, c.screen(t, pane))
+	}
+}
+
 // pickWithKeys presses keys in pane, a list pressed one key at a time, and waits until
 // the screen shows done with none of absent; a CLI under load was seen to take no key
 // of a first list, or only its first, so the screen says what was taken: when done
@@ -320,14 +334,7 @@ func TestAgentCLIMenu(t *testing.T) {
 	c.waitScreen(t, pane, "the trust question", api, "screen", 90, []string{`^\s*❯ No, exit$`})
 	c.waitScreen(t, pane, "the trust question's second item", api, "screen", 10, []string{`^\s*Yes, I trust this folder$`})
 	// Drawn is not ready: keys that come while the CLI is still starting are lost.
-	// The CLI is done starting once it has printed nothing for a moment.
-	var q struct {
-		Quiet bool `json:"quiet"`
-	}
-	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
-	if !q.Quiet {
-		t.Fatalf("claude never went quiet at its trust question:\n%s", c.screen(t, pane))
-	}
+	c.awaitQuiet(t, pane, "claude at its trust question")
 	// Drawn and quiet is still not always ready: under load the CLI was seen to
 	// take no key of the first list (see pickWithKeys).
 	c.pickWithKeys(t, pane, []string{"Down", "Enter"}, `^❯[\s\x{a0}]*$`, []string{"I trust this folder"},
@@ -373,14 +380,7 @@ func TestAgentCLIMenuGemini(t *testing.T) {
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
 	second := `^\s*│ ● 2\. Trust parent folder`
 	c.waitScreen(t, pane, "the trust question, its first item selected", api, "screen", 90, []string{`^\s*│ ● 1\. Trust folder \(project\)`})
-	// As with Claude Code: drawn is not ready, quiet is closer.
-	var q struct {
-		Quiet bool `json:"quiet"`
-	}
-	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
-	if !q.Quiet {
-		t.Fatalf("gemini never went quiet at its trust question:\n%s", c.screen(t, pane))
-	}
+	c.awaitQuiet(t, pane, "gemini at its trust question") // as with Claude Code
 	c.pickWithKeys(t, pane, []string{"Down", "Enter"}, `restarting to apply the trust changes`, nil, second)
 	c.waitScreen(t, pane, "gemini ready after its restart", api, "screen", 90, []string{agentcli.Screens[agentcli.Gemini].Ready})
 	// The choice is in its trusted folders, written before the restart.
@@ -424,10 +424,7 @@ func TestAgentCLIMenuCodex(t *testing.T) {
 	c, _, pane := workflow(t)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
 	c.waitScreen(t, pane, "codex ready", api, "screen", 90, []string{agentcli.Screens[agentcli.Codex].Ready})
-	var q struct {
-		Quiet bool `json:"quiet"`
-	}
-	c.ok(t, "wait_for_content_change", map[string]any{"pane_id": pane, "quiet_ms": 1000, "timeout": 30}, &q)
+	c.awaitQuiet(t, pane, "codex ready")
 	c.typeText(t, pane, "/model", api)
 	c.pickWithKeys(t, pane, []string{"Enter"}, `^\s*Select Model and Effort$`, nil, "")
 	c.waitScreen(t, pane, "the first model selected", api, "screen", 15, []string{`^\s*› 1\. GPT-6\.2-Sol `})

@@ -25,18 +25,25 @@ func (c *client) waitOrShow(t *testing.T, pane, since, pattern string) waitResul
 	return w
 }
 
+// startAtPrompt runs command in a new session's shell, as an agent types it, and
+// returns the client, the pane and a capture_since cursor taken at the prompt before.
+func startAtPrompt(t *testing.T, command string) (*client, string, sinceResult) {
+	t.Helper()
+	c, _, pane := workflow(t)
+	atPrompt(t, c, pane)
+	var r sinceResult
+	c.ok(t, "capture_since", map[string]any{"pane_id": pane}, &r)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": command}, nil)
+	return c, pane, r
+}
+
 // TestWorkflowFzfHeight: an agent picks an item from fzf --height with a key list,
 // one key at a time, reading the list as tmux draws it; the pick is the output, the
 // list is gone from what capture_since reads after, and the shell is back.
 func TestWorkflowFzfHeight(t *testing.T) {
 	t.Parallel()
 	fixtures.NeedProgram(t, "fzf")
-	c, _, pane := workflow(t)
-	atPrompt(t, c, pane)
-	var r sinceResult
-	c.ok(t, "capture_since", map[string]any{"pane_id": pane}, &r)
-	c.ok(t, "send_keys", map[string]any{"pane_id": pane,
-		"keys": `printf 'alpha\nbeta\ngamma\n' | fzf --height 8 --no-mouse; echo "picked $?"`}, nil)
+	c, pane, r := startAtPrompt(t, `printf 'alpha\nbeta\ngamma\n' | fzf --height 8 --no-mouse; echo "picked $?"`)
 	// The list is drawn by cursor movement: its first item selected, and the count.
 	c.waitOrShow(t, pane, "input", `^> alpha$`)
 	c.waitOrShow(t, pane, "screen", `^\s*3/3\b`)
@@ -69,12 +76,7 @@ func TestWorkflowFzfHeight(t *testing.T) {
 func TestWorkflowIPython(t *testing.T) {
 	t.Parallel()
 	fixtures.NeedProgram(t, "ipython3")
-	c, _, pane := workflow(t)
-	atPrompt(t, c, pane)
-	var r sinceResult
-	c.ok(t, "capture_since", map[string]any{"pane_id": pane}, &r)
-	c.ok(t, "send_keys", map[string]any{"pane_id": pane,
-		"keys": "IPYTHONDIR=" + t.TempDir() + " ipython3 --no-banner --colors=NoColor --no-confirm-exit"}, nil)
+	c, pane, r := startAtPrompt(t, "IPYTHONDIR="+t.TempDir()+" ipython3 --no-banner --colors=NoColor --no-confirm-exit")
 	c.waitOrShow(t, pane, "input", `^In \[1\]: $`)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "6 * 7"}, nil)
 	w := c.waitOrShow(t, pane, "input", `^Out\[1\]: 42$`)
