@@ -12,7 +12,7 @@ import (
 // or at end of file (its stdin pipe). But tmux before 3.3 ignores SIGHUP in
 // a control client, and a server keeps a control client that had output
 // queued for its dead reader, waiting for ever to write it
-// (TestSIGKILLLeavesNoClient; the README has what each release did).
+// (TestSIGKILLLeavesNoClient; docs/tmux.md has what each release did).
 // SIGTERM ends the client process whatever state the server is in, and
 // the server then drops it.
 //

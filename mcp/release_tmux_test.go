@@ -55,7 +55,7 @@ func TestExactValuesOnEveryRelease(t *testing.T) {
 
 // looseOnThisRelease reports whether display_message may misread v here: on
 // tmux 3.4 and 3.5 a backslash before a digit or letter in a caller's
-// format is printed as tmux prints its own escapes (the README says so).
+// format is printed as tmux prints its own escapes (docs/tmux.md says so).
 func looseOnThisRelease(t *testing.T, env *tmuxEnv, v string) bool {
 	return env.fx.AtLeast(t, 3, 4) && !env.fx.AtLeast(t, 3, 6) && strings.Contains(v, `\`)
 }

@@ -169,7 +169,7 @@ func TestScopeWithoutSource(t *testing.T) {
 	}
 }
 
-// TestScopeRulesAgree: the README's words for a tool agree with its class
+// TestScopeRulesAgree: the words of docs/scopes.md for a tool agree with its class
 // where a class decides them.
 func TestScopeRulesAgree(t *testing.T) {
 	for _, r := range ScopeRules() {

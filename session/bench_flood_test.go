@@ -101,7 +101,7 @@ func reportLoad(b *testing.B) {
 
 // The benchmarks below measure designs for keeping a wait's output apart
 // from a flood on another control client (issue 21), and were not taken:
-// see the README's figures. On tmux 3.7 and later a pane is turned off on
+// see docs/performance.md. On tmux 3.7 and later a pane is turned off on
 // a client (refresh-client -A %N:off): tmux then still waits for the
 // slowest client that has the pane on before it reads more. Before 3.7
 // only a pause is safe (off keeps the output already queued, and the next

@@ -105,7 +105,7 @@ type link struct {
 	stop   chan struct{}      // closed by close
 	wg     sync.WaitGroup     // every goroutine the link starts; close waits for it
 	group  singleflight.Group // watchers being started, by session id
-	dials  atomic.Uint64      // successful connects, for tests and the README's figures
+	dials  atomic.Uint64      // successful connects, for tests and docs/performance.md's figures
 	srcSeq atomic.Uint64      // numbers the control clients, as sources of output
 
 	mu       sync.Mutex          // guards the fields below

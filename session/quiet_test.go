@@ -54,7 +54,7 @@ func TestWaitQuiet(t *testing.T) {
 }
 
 // TestQuietWakeTime measures how late a quiet wait wakes after the quiet
-// period ends: the README's figure.
+// period ends: the figure in docs/tools.md.
 func TestQuietWakeTime(t *testing.T) {
 	s, pane, _ := attachedAndOther(t)
 	ctx := testCtx(t)

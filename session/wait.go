@@ -288,7 +288,7 @@ type QuietResult struct {
 	Bytes    int64 // bytes the pane printed since that input, or during the wait
 	Elapsed  time.Duration
 	// Wake is how late the wait woke after the quiet period was over, the
-	// delay of the timer and the scheduler; for the README's figure.
+	// delay of the timer and the scheduler; for the figure in docs/tools.md.
 	Wake time.Duration
 	// Foreground is what the pane's foreground program did at the last
 	// look, when QuietArgs.Reading asked for one.

@@ -131,7 +131,7 @@ func TestWaitInFullScreenProgram(t *testing.T) {
 	}
 	// No stop pattern from the old page: a screen read before less redraws
 	// can still show it, and would stop the wait (seen on every release,
-	// 1 run in 4 to 10; the README names the limit).
+	// 1 run in 4 to 10; docs/tools.md names the limit).
 	r, err = s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"THE-END"}, Timeout: 10 * time.Second})
 	if err != nil || r.Outcome != OutcomeMatched || r.MatchedIn != InScreen {
 		t.Fatalf("less at the end: got %+v %v", r, err)

@@ -15,7 +15,7 @@ import (
 )
 
 // TestClaudeCodeMCPList configures the real Claude Code (pinned in
-// test/agents) for tmux-mcp --http the two ways the README shows, `claude
+// test/agents) for tmux-mcp --http the two ways the README and docs/http.md show, `claude
 // mcp add --transport http ... --header` and `claude mcp add-json`, and
 // checks that `claude mcp list`, which connects to each server, reports
 // them connected, and a wrong token not. It runs offline, in a HOME of its

@@ -33,8 +33,8 @@ func vmRSS(t *testing.T, pid int) int64 {
 // TestFloodMemoryOverStdio: four panes print without pause while an agent
 // waits on each of them over and over and reads one with capture_since:
 // the server's memory stays under 64 MB (its soft limit is 40 MiB; see
-// main). TMUX_MCP_FLOOD_SECONDS sets the flood's length (10 s; the README's
-// figure is from 60).
+// main). TMUX_MCP_FLOOD_SECONDS sets the flood's length (10 s; the figure in
+// docs/performance.md is from 60).
 func TestFloodMemoryOverStdio(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
