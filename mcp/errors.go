@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -179,7 +180,8 @@ func classify(err error) *ToolError {
 	if errors.As(err, &se) {
 		out.Suggestion = oneLine(se.Suggestion())
 	}
-	if out.Suggestion == "" {
+	if out.Suggestion == "" && (out.Retryable || !defaultRetryable(out.Code, EffectsNone)) {
+		// "Retry shortly" only for what a retry may mend.
 		out.Suggestion = defaultSuggestion(out.Code)
 	}
 	out.Message = capMessage(out.Message)
@@ -228,7 +230,8 @@ var remedyWords = map[session.Remedy]string{
 	session.RemedyWaitOrInterrupt: `wait_for_text, or send_keys keys="C-c" enter=false`,
 	session.RemedyLookOrInterrupt: `capture_pane, or send_keys keys="C-c" enter=false`,
 	session.RemedyPaste:           "paste_text into cat > file",
-	session.RemedyTmuxPath:        "set LIBTMUX_TMUX_BIN or --tmux",
+	session.RemedyTmuxPath:        "start tmux-mcp with --tmux PATH (or LIBTMUX_TMUX_BIN) naming a tmux binary that runs",
+	session.RemedyStartServer:     "create_session starts one there",
 }
 
 // sessionMessage is err's message with se's remedy, if any, named in the
@@ -309,7 +312,7 @@ type envelopeBody struct {
 // result renders e as a tool result: isError, the envelope as
 // structuredContent, and the same JSON plus the suggestion as text.
 func (e *ToolError) result() *sdk.CallToolResult {
-	b, err := json.Marshal(envelope{envelopeBody{e.Code, e.Message, e.Effects, e.Retryable}})
+	b, err := marshalPlain(envelope{envelopeBody{e.Code, e.Message, e.Effects, e.Retryable}})
 	if err != nil { // cannot happen: four plain fields
 		panic("mcp: marshal error envelope: " + err.Error())
 	}
@@ -324,11 +327,20 @@ func (e *ToolError) result() *sdk.CallToolResult {
 	}
 }
 
-func invalidArguments(format string, args ...any) *ToolError {
-	return Errorf(CodeInvalidArguments, EffectsNone, format, args...)
+// marshalPlain is json.Marshal without HTML escaping: a result's text
+// holds this JSON as a string, which the SDK escapes again, so an escape
+// made here would reach the client as "-\\u003e" where "->" was printed.
+// (The stdio transport undoes the SDK's own escaping; see internal/stdio.)
+func marshalPlain(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
-func toolDenied(name string) *ToolError {
-	return Errorf(CodeToolDenied, EffectsNone,
-		"tool %q is not enabled by the safety tier, the toolsets or the tool selection", name)
+func invalidArguments(format string, args ...any) *ToolError {
+	return Errorf(CodeInvalidArguments, EffectsNone, format, args...)
 }

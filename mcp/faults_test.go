@@ -271,7 +271,8 @@ func envOr(name, def string) string {
 
 var lookupEnv = os.LookupEnv
 
-// TestTmuxUnavailable: no tmux binary, and a socket in a directory that
+// TestTmuxUnavailable: no tmux binary (not retryable: the message names
+// --tmux), and a socket in a directory that
 // cannot hold one, through the MCP layer.
 func TestTmuxUnavailable(t *testing.T) {
 	m := session.NewManager(&session.Options{Tmux: "/nonexistent/tmux-binary"})
@@ -279,7 +280,7 @@ func TestTmuxUnavailable(t *testing.T) {
 	cs := connect(t, NewTmuxBackend(m, &TmuxOptions{Socket: session.Socket{Name: "tmcp-none"}}), &Options{Safety: "destructive"}, "2025-11-25")
 	for _, tool := range []string{"list_sessions", "create_session"} {
 		e := envelopeOf(t, call(t, cs, tool, map[string]any{}))
-		if e.Code != CodeServerUnavailable || !strings.Contains(e.Message, "/nonexistent/tmux-binary") || !e.Retryable {
+		if e.Code != CodeServerUnavailable || !strings.Contains(e.Message, "/nonexistent/tmux-binary") || e.Retryable || !strings.Contains(e.Message, "--tmux") {
 			t.Errorf("%s without tmux: got %+v", tool, e)
 		}
 	}

@@ -142,7 +142,7 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 	if err != nil {
 		return nil, resourceError(uri, classify(err))
 	}
-	b, err := json.Marshal(fillNil(v))
+	b, err := marshalPlain(fillNil(v))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

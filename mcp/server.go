@@ -73,6 +73,7 @@ type server struct {
 	logger   *slog.Logger
 	scope    *scopePolicy    // the scope in force
 	enabled  map[string]bool // tools listed and callable
+	sel      ToolSelection   // what chose them, for tool_denied's message
 	owner    string          // the identity calls act for (session.WithOwner)
 	subs     *subscriptions  // nil when the backend cannot watch
 	execArgs bool            // see ToolSelection.ExecArgs
@@ -151,7 +152,7 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 	if sel.Warning != "" {
 		logger.Warn(sel.Warning)
 	}
-	s.enabled, s.execArgs = sel.Enabled, sel.ExecArgs
+	s.enabled, s.execArgs, s.sel = sel.Enabled, sel.ExecArgs, sel
 	scope, ok := ParseScope(opts.Scope)
 	if !ok {
 		logger.Warn("invalid scope; using owned", "scope", opts.Scope)
@@ -323,7 +324,7 @@ func checkTarget(d *toolDef, args map[string]any) *ToolError {
 // success renders a tool's output: structuredContent, and as text either
 // the output's own text (Message) or the same compact JSON.
 func success(out any) (*sdk.CallToolResult, *ToolError) {
-	b, err := json.Marshal(fillNil(out))
+	b, err := marshalPlain(fillNil(out))
 	if err != nil {
 		te := Errorf(CodeInternal, EffectsPossible, "cannot encode the result: %v", err)
 		return te.result(), te
@@ -461,7 +462,7 @@ func (s *server) denyDisabled(next sdk.MethodHandler) sdk.MethodHandler {
 
 // denied answers a call to d, which is not enabled, with tool_denied.
 func (s *server) denied(d *toolDef) *sdk.CallToolResult {
-	te := toolDenied(d.name)
+	te := Errorf(CodeToolDenied, EffectsNone, "%s", s.sel.denialOf(d, s.owner != ""))
 	te.Suggestion = defaultSuggestion(CodeToolDenied)
 	s.audit(d.name, nil, te, 0)
 	return te.result()

@@ -107,6 +107,14 @@ type ToolSelection struct {
 	Summary string
 	// Warning is set when an invalid tier fell back to readonly.
 	Warning string
+	// What chose the set, for tool_denied to name (see denialOf): the
+	// tier in force (when no toolsets were given), the toolsets, the
+	// tools named, and those excluded.
+	tier         Tier
+	toolsets     Toolset
+	fromToolsets bool
+	named        []string
+	excluded     []string
 }
 
 // SelectTools maps a tier or a set of toolsets, plus the tools included and
@@ -129,6 +137,7 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 			return ToolSelection{}, err
 		}
 		base = ts
+		out.toolsets, out.fromToolsets = ts, true
 		out.ExecArgs = ts&ToolsetExecute != 0
 		out.Summary = "Toolsets: " + ts.String() + "."
 	default:
@@ -137,9 +146,11 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 			out.Warning = fmt.Sprintf("invalid safety tier %q; using readonly", sel.Safety)
 		}
 		out.Summary = "Safety tier: " + tier.String() + "."
+		out.tier = tier
 		for _, d := range catalogue() {
 			if d.tier <= tier {
 				out.Enabled[d.name] = true
+				out.toolsets |= d.toolset
 			}
 		}
 	}
@@ -163,6 +174,7 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 			out.Enabled[n] = true
 		}
 		out.Summary = "Tools exposed: " + strings.Join(sel.Tools, ", ") + "."
+		out.named = sel.Tools
 	}
 	for _, n := range sel.Exclude {
 		if err := knownTool(n); err != nil {
@@ -173,6 +185,7 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 		}
 		delete(out.Enabled, n)
 	}
+	out.excluded = sel.Exclude
 	if len(sel.Exclude) > 0 {
 		out.Summary += " Excluded: " + strings.Join(sel.Exclude, ", ") + "."
 	}
@@ -216,4 +229,33 @@ func (s *server) checkExecArgs(d *toolDef, args map[string]any) *ToolError {
 		}
 	}
 	return nil
+}
+
+// denialOf is the message of tool_denied for d: what the selection in
+// force is, and the setting that would allow d. byToken says the server
+// serves one HTTP token, whose safety= field, not a flag, sets its tier.
+func (sel ToolSelection) denialOf(d *toolDef, byToken bool) string {
+	var inForce, allow string
+	switch {
+	case slices.Contains(sel.excluded, d.name):
+		inForce = "it is excluded by --exclude-tool (LIBTMUX_EXCLUDE_TOOLS)"
+		allow = "start tmux-mcp without --exclude-tool " + d.name
+	case len(sel.named) > 0:
+		inForce = "the server exposes only the tools named by --tool (LIBTMUX_TOOLS): " + strings.Join(sel.named, ",")
+		if len(sel.named) > 6 {
+			inForce = fmt.Sprintf("the server exposes only the %d tools named by --tool (LIBTMUX_TOOLS)", len(sel.named))
+		}
+		allow = "start tmux-mcp with --tool " + d.name + " added"
+	case byToken:
+		inForce = fmt.Sprintf("this token's safety tier is %s (toolsets %s)", sel.tier, sel.toolsets)
+		allow = fmt.Sprintf("give safety=%s on the token's line of the --auth-tokens file (or --safety %s for tokens that name none)", d.tier, d.tier)
+	case sel.fromToolsets:
+		inForce = "the server runs with toolsets " + sel.toolsets.String() + " (--toolsets, LIBTMUX_TOOLSETS)"
+		allow = "start tmux-mcp with --toolsets " + (sel.toolsets | d.toolset).String()
+	default:
+		inForce = fmt.Sprintf("the server runs with safety tier %s (toolsets %s)", sel.tier, sel.toolsets)
+		allow = fmt.Sprintf("start tmux-mcp with --safety %s (LIBTMUX_SAFETY=%s), or --toolsets %s", d.tier, d.tier, (sel.toolsets | d.toolset).String())
+	}
+	return fmt.Sprintf("tool %q is not enabled: %s; %s is in toolset %s and tier %s. To allow it, %s",
+		d.name, inForce, d.name, d.toolset, d.tier, allow)
 }

@@ -100,7 +100,7 @@ func (t tmuxClients) startError(err error) error {
 		strings.Contains(msg, "server exited unexpectedly") || strings.Contains(msg, "lost server"):
 		// The last two: a server was there and went away while the client
 		// attached (after kill-server, say). It is gone all the same.
-		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + t.sock.String(), Err: errNoServer}
+		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + t.sock.String(), Remedy: RemedyStartServer, Err: errNoServer}
 	case strings.Contains(msg, "no sessions"):
 		return &Error{Kind: KindNoServer, Msg: "the tmux server on socket " + t.sock.String() + " has no sessions", Err: errNoSessions}
 	}

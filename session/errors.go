@@ -98,6 +98,9 @@ const (
 	RemedyPaste
 	// RemedyTmuxPath: give the path of a tmux binary that runs.
 	RemedyTmuxPath
+	// RemedyStartServer: start a server on the socket (a new session
+	// does), for none runs there.
+	RemedyStartServer
 )
 
 // Error is a failed operation: what sort of failure, and what went wrong.
@@ -168,8 +171,10 @@ func Retryable(err error) bool {
 	if !errors.As(err, &e) {
 		return false
 	}
-	switch e.Kind {
-	case KindNoServer, KindConnLost:
+	switch {
+	case e.Kind == KindNoServer && e.Remedy == RemedyTmuxPath:
+		return false // no binary: the same call fails the same way until the setting changes
+	case e.Kind == KindNoServer, e.Kind == KindConnLost:
 		return !e.Written
 	}
 	return false

@@ -138,7 +138,7 @@ func (localHost) preflight(o *Options, sock Socket) error {
 		return &Error{Kind: KindNoServer, Msg: "cannot find socket " + sock.String() + ": no socket directory was configured (session.Options.SocketDir)"}
 	}
 	if !sock.listening(o.SocketDir) {
-		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + sock.String(), Err: errNoServer}
+		return &Error{Kind: KindNoServer, Msg: "no tmux server is running on socket " + sock.String(), Remedy: RemedyStartServer, Err: errNoServer}
 	}
 	return nil
 }

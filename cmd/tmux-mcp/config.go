@@ -92,11 +92,11 @@ type option struct {
 }
 
 var options = []option{
-	{"--safety TIER", "LIBTMUX_SAFETY", "Safety tier: readonly, mutating (default) or destructive. Off-tier tools are neither listed nor callable. An invalid value fails closed to readonly, with a warning."},
+	{"--safety TIER", "LIBTMUX_SAFETY", "Safety tier: readonly, mutating (default) or destructive. Off-tier tools are neither listed nor callable. A --safety flag that names no tier exits 2, listing the tiers; an invalid LIBTMUX_SAFETY fails closed to readonly, with a warning."},
 	{"--toolsets SET", "LIBTMUX_TOOLSETS", "libtmux-mcp's toolsets, instead of a tier: a comma-separated set of inspect (read), manage (sessions, windows, layouts, buffers), execute (input, run_command, set_option, set_environment; also split_window's shell and the environment arguments) and teardown (the kill tools, clear_pane, delete_buffer). readonly = inspect, mutating = inspect,manage,execute, destructive = all four. A tier and toolsets both set exits 2 (a flag replaces both variables); an unknown toolset exits 2."},
 	{"--tool NAME", "LIBTMUX_TOOLS", "Expose exactly this tool; repeat for more (the variable: names separated by commas). Replaces the tier's or the toolsets' set. An unknown or repeated name exits 2, naming the nearest tool."},
 	{"--exclude-tool NAME", "LIBTMUX_EXCLUDE_TOOLS", "Leave this tool out; repeat for more (the variable: names separated by commas). An unknown name exits 2."},
-	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created) or owned (sees and changes only those). An invalid value fails closed to owned, with a warning. See docs/scopes.md."},
+	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created) or owned (sees and changes only those). A --scope flag that names no scope exits 2, listing them; an invalid TMUX_MCP_SCOPE fails closed to owned, with a warning. See docs/scopes.md."},
 	{"--allow-session GLOB", "TMUX_MCP_ALLOW_SESSION", "Borrowed sessions whose name matches GLOB (* ? [...]) join the scope; repeat for more. The variable holds globs separated by ':', which no session name contains. A bad glob exits 2."},
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
@@ -212,6 +212,9 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 		return nil, err
 	}
 	c.applyFlags(f, getenv)
+	if err := f.checkChoices(); err != nil {
+		return nil, err
+	}
 	if err := c.parseSSH(f.ssh); err != nil {
 		return nil, err
 	}
@@ -346,6 +349,23 @@ func (f *cmdFlags) parseCommand() error {
 	}
 	if fs.NArg() > 0 && c.callTool != "" {
 		return fmt.Errorf("%w: tools takes at most one tool name, got %q and %q", errUsage, c.callTool, fs.Args())
+	}
+	return nil
+}
+
+// checkChoices refuses a --safety or --scope flag that names no tier or
+// scope, listing those that exist: a flag is typed now, by the person
+// starting the process, and is told at once. The variables keep the
+// contract's fail-closed reading (a warning, then the narrowest choice),
+// for a client configuration that cannot show a usage error.
+func (f *cmdFlags) checkChoices() error {
+	set := map[string]bool{}
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if _, ok := mcp.ParseTier(f.safety); set["safety"] && !ok {
+		return fmt.Errorf("%w: --safety %q: want readonly, mutating or destructive", errUsage, f.safety)
+	}
+	if _, ok := mcp.ParseScope(f.c.scope); set["scope"] && !ok {
+		return fmt.Errorf("%w: --scope %q: want all, owned-write or owned", errUsage, f.c.scope)
 	}
 	return nil
 }

@@ -233,6 +233,8 @@ func TestUsageErrors(t *testing.T) {
 		{"tools two names", nil, []string{"tools", "send_keys", "list_panes"}, "at most one tool name"},
 		{"tier and toolsets", []string{"LIBTMUX_SAFETY=readonly", "LIBTMUX_TOOLSETS=inspect"}, nil, "both choose the tools; set one of them"},
 		{"tier and toolsets flags", nil, []string{"--safety", "readonly", "--toolsets", "inspect"}, "both choose the tools; set one of them"},
+		{"bad safety flag lists the tiers", nil, []string{"--safety", "Destructive"}, `--safety "Destructive": want readonly, mutating or destructive`},
+		{"bad scope flag lists the scopes", nil, []string{"--scope", "everything"}, `--scope "everything": want all, owned-write or owned`},
 		{"unknown toolset", nil, []string{"--toolsets", "inspekt"}, `did you mean "inspect"?`},
 		{"unknown excluded tool", []string{"LIBTMUX_EXCLUDE_TOOLS=kill_sever"}, nil, `did you mean "kill_server"?`},
 		{"unknown tool in LIBTMUX_TOOLS", []string{"LIBTMUX_TOOLS=list_panes,snapshot"}, nil, `unknown tool "snapshot" (did you mean "snapshot_pane"?)`},
@@ -257,7 +259,6 @@ func TestSafety(t *testing.T) {
 		warn  bool
 	}{
 		{"bad env fails closed", []string{"LIBTMUX_SAFETY=everything"}, nil, readonly, true},
-		{"bad flag fails closed", nil, []string{"--safety", "Destructive"}, readonly, true},
 		{"flag beats env", []string{"LIBTMUX_SAFETY=destructive"}, []string{"--safety", "readonly"}, readonly, false},
 		{"env destructive", []string{"LIBTMUX_SAFETY=destructive"}, nil, len(mcp.Catalogue()), false},
 		{"tool selection", []string{"LIBTMUX_SAFETY=readonly"}, []string{"--tool", "create_session", "--tool", "list_panes"}, 2, false},
@@ -279,8 +280,10 @@ func TestSafety(t *testing.T) {
 			}
 			if !slices.Contains(names, "kill_server") {
 				env := c.fail(t, "kill_server", nil)
-				if env.Code != "tool_denied" || env.Effects != "none" {
-					t.Errorf("kill_server off-tier: got %+v, want tool_denied, effects none", env)
+				// The message names what is in force and what would allow it.
+				if env.Code != "tool_denied" || env.Effects != "none" || !strings.Contains(env.Message, "kill_server is in toolset teardown and tier destructive. To allow it, ") ||
+					!strings.Contains(env.Message, "--safety destructive") && !strings.Contains(env.Message, "--tool kill_server") && !strings.Contains(env.Message, "--toolsets inspect,teardown") {
+					t.Errorf("kill_server off-tier: got %+v, want tool_denied, effects none, naming the tier and the flag", env)
 				}
 			}
 			if err := c.close(); err != nil {

@@ -35,8 +35,9 @@ func TestParseConfigScope(t *testing.T) {
 }
 
 // TestScopeUsage: a bad --allow-session glob exits 2 before touching tmux;
-// a bad scope fails closed to owned (tools still listed: the tier decides
-// those) and is not a usage error.
+// a bad --scope flag exits 2 listing the scopes; a bad TMUX_MCP_SCOPE fails
+// closed to owned (tools still listed: the tier decides those) and is not a
+// usage error.
 func TestScopeUsage(t *testing.T) {
 	t.Parallel()
 	env := childEnv(nil, "LIBTMUX_SOCKET=does-not-exist")
@@ -45,6 +46,10 @@ func TestScopeUsage(t *testing.T) {
 		t.Fatalf("bad glob: got exit %d, stdout %q, stderr %q; want exit 2 naming --allow-session", code, stdout, stderr)
 	}
 	stdout, stderr, code = runCmd(t, env, "--scope", "ownd", "tools")
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "want all, owned-write or owned") {
+		t.Fatalf("bad --scope: got exit %d, stdout %q, stderr %q; want exit 2 listing the scopes", code, stdout, stderr)
+	}
+	stdout, stderr, code = runCmd(t, append(env, "TMUX_MCP_SCOPE=ownd"), "tools")
 	if code != exitOK || !strings.Contains(stderr, "invalid scope") || !strings.Contains(stdout, "list_sessions") {
 		t.Fatalf("bad scope: got exit %d, stdout %q, stderr %q; want exit 0 and a warning", code, stdout, stderr)
 	}

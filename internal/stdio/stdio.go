@@ -184,10 +184,62 @@ func (s *Conn) Close() error {
 func (s *Conn) SessionID() string { return "" }
 
 func (s *Conn) writeLine(b []byte) error {
+	b = unescapeHTML(b)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	_, err := s.out.Write(append(b, '\n'))
 	return err
+}
+
+// unescapeHTML undoes encoding/json's HTML escaping of <, > and & in an
+// encoded message: the SDK marshals at several depths (results, contents,
+// the JSON-RPC envelope), each escaping, so "->" would reach the model as
+// "-\u003e", a few bytes more and harder to read. Only a backslash that
+// starts an escape counts: "\\u003c" is a backslash and "u003c".
+func unescapeHTML(b []byte) []byte {
+	i := bytes.Index(b, []byte(`\u00`))
+	if i < 0 {
+		return b
+	}
+	out := b[:0:0]
+	last := 0
+	for i >= 0 {
+		if i+6 <= len(b) && escapeStarts(b, i) {
+			var c byte
+			switch string(b[i+2 : i+6]) {
+			case "003c", "003C":
+				c = '<'
+			case "003e", "003E":
+				c = '>'
+			case "0026":
+				c = '&'
+			}
+			if c != 0 {
+				out = append(out, b[last:i]...)
+				out = append(out, c)
+				last = i + 6
+			}
+		}
+		next := bytes.Index(b[i+1:], []byte(`\u00`))
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if last == 0 {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// escapeStarts reports whether the backslash at b[i] starts an escape: an
+// even number of backslashes comes before it.
+func escapeStarts(b []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 0
 }
 
 // readLoop reads stdin to its end: each line is answered here, served on

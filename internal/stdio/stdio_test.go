@@ -433,3 +433,18 @@ func FuzzPlainToolCall(f *testing.F) {
 		}
 	})
 }
+
+func TestUnescapeHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":"x\u003ey"}`, `{"a":"x>y"}`},
+		{`{"a":"\u003c\u0026\u003E"}`, `{"a":"<&>"}`},
+		{`{"a":"x\\u003ey"}`, `{"a":"x\\u003ey"}`},       // a backslash, then u003e
+		{`{"a":"x\\\u003ey"}`, `{"a":"x\\>y"}`},          // a backslash, then >
+		{`{"a":"\u00e9\u0000"}`, `{"a":"\u00e9\u0000"}`}, // other escapes stay
+		{`{"a":"\u003"}`, `{"a":"\u003"}`},
+	} {
+		if got := string(unescapeHTML([]byte(tc.in))); got != tc.want {
+			t.Errorf("unescapeHTML(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

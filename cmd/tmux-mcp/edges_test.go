@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// Tests of the small edges an agent meets (issue 32): answers as plain
+// JSON, and failures that say what would mend them.
+
+// rawCall sends one tools/call over r's stdin and returns its response line
+// as written on stdout.
+func rawCall(t *testing.T, r *rawServer, id int, tool string, args map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.send(t, string(b))
+	for {
+		line := r.next(t, 90*time.Second)
+		if resp := parseResponse(t, line); fmt.Sprint(resp.ID) == fmt.Sprint(id) {
+			return line
+		}
+	}
+}
+
+// rawSession starts tmux-mcp on plain pipes, initialized, with a session
+// made, and returns it and the session's pane.
+func rawSession(t *testing.T, fx *fixtures.Server) (*rawServer, string) {
+	t.Helper()
+	r := startRaw(t, fx)
+	r.send(t, initialize)
+	r.next(t, 30*time.Second)
+	r.send(t, initialized)
+	line := rawCall(t, r, 1, "create_session", map[string]any{"session_name": "work"})
+	var res struct {
+		Result struct {
+			StructuredContent struct {
+				ActivePaneID string `json:"active_pane_id"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &res); err != nil || res.Result.StructuredContent.ActivePaneID == "" {
+		t.Fatalf("create_session: %s (%v)", line, err)
+	}
+	return r, res.Result.StructuredContent.ActivePaneID
+}
+
+// TestAnswersAreNotHTMLEscaped: "->", "<" and "&" in a command's output
+// reach the client as themselves, not as \u003e, \u003c and \u0026 (in
+// the structured result and in the text), and a literal backslash-u in the
+// output stays escaped as JSON wants.
+func TestAnswersAreNotHTMLEscaped(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	r, pane := rawSession(t, fx)
+	line := rawCall(t, r, 2, "run_command", map[string]any{"pane_id": pane, "timeout": 30,
+		"command": `printf '%s\n' 'a->b <c> & d' 'x\u003ey'`})
+	bare := strings.NewReplacer(`x\\\\u003ey`, "", `x\\u003ey`, "").Replace(line) // the literal backslash-u, escaped
+	if strings.Contains(bare, `\u003e`) || strings.Contains(bare, `\u003c`) || strings.Contains(bare, `\u0026`) {
+		t.Fatalf("the answer escapes HTML: %s", line)
+	}
+	// Twice: in structuredContent, and in the text's JSON (escaped once more).
+	if strings.Count(line, `a->b <c> & d`) != 2 || strings.Count(line, `x\\u003ey`) != 1 || strings.Count(line, `x\\\\u003ey`) != 1 {
+		t.Fatalf("the output is not in the answer as printed: %s", line)
+	}
+	var resp struct {
+		Result struct {
+			StructuredContent commandResult `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &resp); err != nil {
+		t.Fatalf("the answer is no JSON: %v: %s", err, line)
+	}
+	if got := fmt.Sprint(resp.Result.StructuredContent.Output); got != `[a->b <c> & d x\u003ey]` {
+		t.Fatalf("decoded output: got %s", got)
+	}
+}
+
+// TestNoTmuxBinaryNamesTheFlag: a tmux binary that does not exist is no
+// retryable failure, and the message says which flag to set.
+func TestNoTmuxBinaryNamesTheFlag(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	c := startClient(t, fx, "", []string{"--tmux", "/nonexistent/tmux"})
+	e := c.fail(t, "list_sessions", nil)
+	if e.Code != "server_unavailable" || e.Retryable || !strings.Contains(e.Message, "--tmux") {
+		t.Fatalf("no tmux binary: got %+v, want server_unavailable, not retryable, naming --tmux", e)
+	}
+	if text := textOf(c.call(t, "list_sessions", nil)); strings.Contains(text, "Retry shortly") {
+		t.Fatalf("no tmux binary: the text suggests a retry: %s", text)
+	}
+}
+
+// TestNoServerSuggestsCreateSession: a call that needs a server on a
+// socket where none runs says that create_session starts one, and starts
+// none itself.
+func TestNoServerSuggestsCreateSession(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	c := startClient(t, fx, "", nil)
+	e := c.fail(t, "capture_pane", map[string]any{"pane_id": "%1"})
+	if e.Code != "server_unavailable" || !strings.Contains(e.Message, "create_session") {
+		t.Fatalf("no server: got %+v, want server_unavailable suggesting create_session", e)
+	}
+	if ids := sessionIDs(t, fx); ids != nil {
+		t.Fatalf("a server was started: sessions %v", ids)
+	}
+}
