@@ -64,10 +64,11 @@ type config struct {
 	httpAddr   string        // --http: "" serves stdio
 	authTokens string        // --auth-tokens FILE
 	noAuth     bool          // --no-auth (loopback only)
+	newToken   bool          // --rotate-token: replace the kept token with a new one
 	tlsCert    string        // --tls-cert
 	tlsKey     string        // --tls-key
 	httpIdle   time.Duration // --http-idle-timeout: an idle HTTP session ends after it
-	tokenDir   string        // where a made token is written
+	tokenDir   string        // where a made token is kept
 
 	// From the process, not the flags (see readProcess).
 	env       []string // this process's environment, for tmux and ssh
@@ -106,7 +107,8 @@ var options = []option{
 	{"--pipes", "", "Run the control client on pipes instead of a pty: 20-38 µs less per tool call (measured), and tmux list-clients shows it with no tty."},
 	{"--reply-deadline SECONDS", "TMUX_MCP_REPLY_DEADLINE", "Liveness deadline: when tmux leaves a command unanswered this long (a stopped server, or a prompt or menu holding the control client), the calls in flight answer connection_lost and the client is replaced. Default 10; 0 turns it off."},
 	{"--http ADDR", "", "Serve MCP over streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:7777) instead of stdio, to any number of clients sharing one engine. Every request needs a bearer token; see Serving many agents."},
-	{"--auth-tokens FILE", "", "With --http: the bearer tokens, one a line: TOKEN [safety=TIER] [scope=SCOPE] [name=LABEL]. Refused unless only its owner can read it. Without it, a token is made and written to a file only you can read; stderr says where."},
+	{"--auth-tokens FILE", "", "With --http: the bearer tokens, one a line: TOKEN [safety=TIER] [scope=SCOPE] [name=LABEL]. Refused unless only its owner can read it. Without it, a token is made and kept in a file only you can read (~/.local/state/tmux-mcp/, or $XDG_STATE_HOME/tmux-mcp/), used again at the next start; stderr says where."},
+	{"--rotate-token", "", "With --http and no --auth-tokens: replace the kept token with a new one; clients need the new one."},
 	{"--no-auth", "", "With --http on a loopback address only: accept requests without a token, for local testing. Warns."},
 	{"--tls-cert FILE", "", "With --http: serve HTTPS with this certificate (PEM), and --tls-key. Required, with --auth-tokens, on any address but loopback."},
 	{"--tls-key FILE", "", "The private key (PEM) of --tls-cert."},
@@ -291,6 +293,7 @@ func newFlags(c *config, ssh string) *cmdFlags {
 	fs.StringVar(&c.httpAddr, "http", "", "")
 	fs.StringVar(&c.authTokens, "auth-tokens", "", "")
 	fs.BoolVar(&c.noAuth, "no-auth", false, "")
+	fs.BoolVar(&c.newToken, "rotate-token", false, "")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "")
 	fs.Func("http-idle-timeout", "", func(v string) error {

@@ -47,8 +47,8 @@ const (
 // address reachable from elsewhere has tokens and TLS.
 func (c *config) checkHTTP() error {
 	if c.httpAddr == "" {
-		if c.authTokens != "" || c.noAuth || c.tlsCert != "" || c.tlsKey != "" {
-			return fmt.Errorf("%w: --auth-tokens, --no-auth, --tls-cert and --tls-key go with --http ADDR", errUsage)
+		if c.authTokens != "" || c.noAuth || c.newToken || c.tlsCert != "" || c.tlsKey != "" {
+			return fmt.Errorf("%w: --auth-tokens, --no-auth, --rotate-token, --tls-cert and --tls-key go with --http ADDR", errUsage)
 		}
 		return nil
 	}
@@ -61,6 +61,8 @@ func (c *config) checkHTTP() error {
 	}
 	loopback := isLoopback(host)
 	switch {
+	case c.newToken && (c.noAuth || c.authTokens != ""):
+		return fmt.Errorf("%w: --rotate-token replaces the token tmux-mcp makes and keeps; it does not go with --auth-tokens or --no-auth", errUsage)
 	case c.noAuth && c.authTokens != "":
 		return fmt.Errorf("%w: --no-auth and --auth-tokens contradict each other", errUsage)
 	case c.noAuth && !loopback:
@@ -117,14 +119,18 @@ func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager 
 	}
 	defer ln.Close() // Serve closes it too; this covers the returns before.
 	if !cfg.noAuth && cfg.authTokens == "" {
-		secret, path, err := newToken(cfg.tokenDir, ln.Addr().String())
+		secret, path, made, err := keptToken(cfg.tokenDir, ln.Addr().String(), cfg.newToken)
 		if err != nil {
-			fmt.Fprintf(stderr, "tmux-mcp: cannot write a token file: %v\n", err)
+			fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens, and no token file to use: %v\n", err)
 			return exitFailure
 		}
 		toks = []token{{hash: sha256.Sum256([]byte(secret)), name: "generated"}}
-		fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens: made a bearer token and wrote it to %s (only you can read it).\n"+
-			"  Clients send the header: Authorization: Bearer $(cat %s)\n", path, path)
+		did := "uses the bearer token kept in"
+		if made {
+			did = "made a bearer token and wrote it to"
+		}
+		fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens: %s %s (only you can read it; kept for the next start, --rotate-token replaces it).\n"+
+			"  Clients send the header: Authorization: Bearer $(cat %s)\n", did, path, path)
 	}
 	servers, err := httpServers(cfg, base, backend, toks, logger)
 	if err != nil {

@@ -61,9 +61,16 @@ const (
 // cleanup unless the test stopped it.
 func startHTTP(t testing.TB, fx *fixtures.Server, args ...string) *httpServer {
 	t.Helper()
+	return startHTTPEnv(t, fx, childEnv(fx, "XDG_STATE_HOME="+t.TempDir()), args...)
+}
+
+// startHTTPEnv is startHTTP with the environment given (where a made
+// token is kept: XDG_STATE_HOME, HOME).
+func startHTTPEnv(t testing.TB, fx *fixtures.Server, env []string, args ...string) *httpServer {
+	t.Helper()
 	args = append([]string{"--http", "127.0.0.1:0", "--socket", fx.Socket}, args...)
 	cmd := exec.Command(binary(t), args...)
-	cmd.Env = childEnv(fx, "XDG_RUNTIME_DIR="+t.TempDir())
+	cmd.Env = env
 	pr, pw := io.Pipe()
 	s := &httpServer{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = pw
@@ -308,6 +315,9 @@ func TestHTTPRefusals(t *testing.T) {
 		{[]string{"--http", "127.0.0.1:0", "--no-auth", "--auth-tokens", "x"}, "contradict"},
 		{[]string{"--http", "127.0.0.1:0", "--tls-cert", "x"}, "go together"},
 		{[]string{"--auth-tokens", "x"}, "go with --http"},
+		{[]string{"--rotate-token"}, "go with --http"},
+		{[]string{"--http", "127.0.0.1:0", "--rotate-token", "--no-auth"}, "does not go with"},
+		{[]string{"--http", "127.0.0.1:0", "--rotate-token", "--auth-tokens", "x"}, "does not go with"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-tokens", tokenFile(t, "short")}, "at least 16"},
 		{[]string{"--http", "127.0.0.1:0", "--auth-tokens", tokenFile(t, tokAlice+" safety=all")}, "safety="},
 		{[]string{"--http", "127.0.0.1:0", "--auth-tokens", tokenFile(t, tokAlice+" name=a", tokBob+" name=a")}, "own label"},
@@ -346,28 +356,75 @@ func TestHTTPRefusals(t *testing.T) {
 }
 
 // TestHTTPMadeToken: without --auth-tokens a token is made, written to a
-// file only this user can read, named on stderr, and it works.
+// file only this user can read, named on stderr, and it works; a restart on
+// the same address uses it again, and --rotate-token replaces it.
 func TestHTTPMadeToken(t *testing.T) {
 	fx := fixtures.NewServer(t)
-	s := startHTTP(t, fx)
-	m := regexp.MustCompile(`wrote it to (\S+) `).FindStringSubmatch(s.stderr.String())
-	if m == nil {
-		t.Fatalf("stderr names no token file:\n%s", s.stderr)
-	}
-	fi, err := os.Stat(m[1])
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("token file %s: %v %v, want mode 0600", m[1], fi.Mode(), err)
-	}
-	b, err := os.ReadFile(m[1])
+	state := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := strings.TrimSpace(string(b))
-	if strings.Contains(s.stderr.String(), tok) {
-		t.Fatal("the token itself is on stderr")
+	addr := ln.Addr().String() // the same address on every start
+	ln.Close()
+	start := func(args ...string) (*httpServer, string) {
+		t.Helper()
+		s := startHTTPEnv(t, fx, childEnv(fx, "XDG_STATE_HOME="+state), append([]string{"--http", addr}, args...)...)
+		m := regexp.MustCompile(`(?:wrote it to|kept in) (\S+) `).FindStringSubmatch(s.stderr.String())
+		if m == nil {
+			t.Fatalf("stderr names no token file:\n%s", s.stderr)
+		}
+		if want := filepath.Join(state, "tmux-mcp"); filepath.Dir(m[1]) != want {
+			t.Fatalf("token file %s, want it in %s", m[1], want)
+		}
+		fi, err := os.Stat(m[1])
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("token file %s: %v %v, want mode 0600", m[1], fi.Mode(), err)
+		}
+		b, err := os.ReadFile(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok := strings.TrimSpace(string(b))
+		if strings.Contains(s.stderr.String(), tok) {
+			t.Fatal("the token itself is on stderr")
+		}
+		return s, tok
 	}
-	c := s.connect(t, tok, "")
+	unauthorized := func(s *httpServer, tok string) bool {
+		resp, _ := s.post(t, map[string]string{"Authorization": "Bearer " + tok}, initBody)
+		return resp.StatusCode == http.StatusUnauthorized
+	}
+
+	s, first := start()
+	if !strings.Contains(s.stderr.String(), "made a bearer token") {
+		t.Errorf("first start: stderr does not say a token was made:\n%s", s.stderr)
+	}
+	c := s.connect(t, first, "")
 	c.ok(t, "list_servers", map[string]any{}, nil)
+	_ = c.close()
+	if err := s.stop(t); err != nil {
+		t.Fatalf("SIGTERM: %v\n%s", err, s.stderr)
+	}
+
+	s, again := start()
+	if again != first || !strings.Contains(s.stderr.String(), "uses the bearer token kept in") {
+		t.Fatalf("restart: token changed or stderr says otherwise:\n%s", s.stderr)
+	}
+	c = s.connect(t, first, "")
+	c.ok(t, "list_servers", map[string]any{}, nil)
+	_ = c.close()
+	if err := s.stop(t); err != nil {
+		t.Fatalf("SIGTERM: %v\n%s", err, s.stderr)
+	}
+
+	s, rotated := start("--rotate-token")
+	if rotated == first {
+		t.Fatal("--rotate-token kept the old token")
+	}
+	if !unauthorized(s, first) || unauthorized(s, rotated) {
+		t.Fatalf("after --rotate-token: the old token must be refused (401) and the new one taken")
+	}
 }
 
 // TestHTTPCallsEndWithTheirClient: a client that disconnects mid-call

@@ -3,13 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -129,46 +126,4 @@ func lookup(toks []token, secret string) (token, bool) {
 		return token{}, false
 	}
 	return toks[found], true
-}
-
-// newToken makes a token for a server started without --auth-tokens and
-// writes it to a file only this user can read, in dir (made 0700 if
-// missing). It returns the token and the file's path.
-func newToken(dir, addr string) (secret, path string, err error) {
-	secret = rand.Text() + rand.Text() // 2 × 130 bits, base32
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", "", err
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		return "", "", err
-	} else if fi.Mode().Perm()&0o077 != 0 {
-		return "", "", fmt.Errorf("%s has mode %04o: others could replace the token file; run chmod 700 %s", dir, fi.Mode().Perm(), dir)
-	}
-	name := "http-" + strings.NewReplacer(":", "-", "[", "", "]", "", "/", "-").Replace(addr) + ".token"
-	path = filepath.Join(dir, name)
-	f, err := os.CreateTemp(dir, name+".*")
-	if err != nil {
-		return "", "", err
-	}
-	_, werr := f.WriteString(secret + "\n")
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(f.Name()) // Best effort.
-		return "", "", err
-	}
-	// CreateTemp made it 0600; rename replaces an older file atomically.
-	if err := os.Rename(f.Name(), path); err != nil {
-		_ = os.Remove(f.Name()) // Best effort.
-		return "", "", err
-	}
-	return secret, path, nil
-}
-
-// tokenDir is where a made token is written: $XDG_RUNTIME_DIR/tmux-mcp,
-// else a per-user directory under the temporary directory.
-func tokenDir(getenv func(string) string) string {
-	if d := getenv("XDG_RUNTIME_DIR"); d != "" {
-		return filepath.Join(d, "tmux-mcp")
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("tmux-mcp-%d", os.Getuid()))
 }
