@@ -12,18 +12,18 @@ import (
 // that the check does not know would quietly send a tool the slow way.
 func TestFastPathCoversTheCatalogue(t *testing.T) {
 	for _, d := range catalogue() {
-		if !d.spec.fast {
+		if !d.spec().fast {
 			t.Errorf("%s: its input schema has a keyword schemaCheck does not know", d.name)
 		}
 	}
 	// Decoding once is refused only where it could differ.
 	for _, name := range []string{"list_panes", "get_pane_info", "capture_pane", "send_keys", "wait_for_text", "create_session"} {
-		if lookupTool(name).spec.direct == nil {
+		if lookupTool(name).spec().direct == nil {
 			t.Errorf("%s: no direct decoder", name)
 		}
 	}
 	for _, name := range []string{"split_window", "send_keys_batch"} { // PaneSize; defaults inside operations
-		if lookupTool(name).spec.direct != nil {
+		if lookupTool(name).spec().direct != nil {
 			t.Errorf("%s: a direct decoder, where decoding once could differ", name)
 		}
 	}
@@ -93,15 +93,15 @@ func TestDirectDecoderKeepsItsDefaults(t *testing.T) {
 	d := lookupTool("capture_pane")
 	for range 2 {
 		in := reflect.New(d.in).Interface()
-		if _, te := d.spec.decode(json.RawMessage(`{"pane_id":"%1","start":-5}`), in); te != nil {
+		if _, te := d.spec().decode(json.RawMessage(`{"pane_id":"%1","start":-5}`), in); te != nil {
 			t.Fatal(te)
 		}
 	}
 	fresh := reflect.New(d.in).Interface()
-	if _, te := d.spec.decode(json.RawMessage(`{"pane_id":"%1"}`), fresh); te != nil {
+	if _, te := d.spec().decode(json.RawMessage(`{"pane_id":"%1"}`), fresh); te != nil {
 		t.Fatal(te)
 	}
-	general := *d.spec
+	general := *d.spec()
 	general.fast, general.direct = false, nil
 	want := reflect.New(d.in).Interface()
 	if _, te := general.decode(json.RawMessage(`{"pane_id":"%1"}`), want); te != nil {
@@ -123,12 +123,12 @@ func BenchmarkDecodeArguments(b *testing.B) {
 	}
 	for _, c := range calls {
 		d := lookupTool(c.tool)
-		general := *d.spec
+		general := *d.spec()
 		general.fast, general.direct = false, nil
 		for _, path := range []struct {
 			name string
 			spec *inputSpec
-		}{{"fast", d.spec}, {"general", &general}} {
+		}{{"fast", d.spec()}, {"general", &general}} {
 			b.Run(c.tool+"/"+path.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {

@@ -24,7 +24,7 @@ func FuzzDecodeArguments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, raw []byte) {
 		d := defs[int(which)%len(defs)]
 		dst := reflect.New(d.in).Interface()
-		_, te := d.spec.decode(raw, dst)
+		_, te := d.spec().decode(raw, dst)
 		if te != nil {
 			if te.Code != CodeInvalidArguments || te.Effects != EffectsNone || len(te.Message) > MaxMessageBytes {
 				t.Fatalf("%s(%q): got %+v", d.name, raw, te)
@@ -36,7 +36,7 @@ func FuzzDecodeArguments(f *testing.F) {
 			t.Fatalf("%s: re-encoding %#v: %v", d.name, dst, err)
 		}
 		dst2 := reflect.New(d.in).Interface()
-		if _, te := d.spec.decode(again, dst2); te != nil {
+		if _, te := d.spec().decode(again, dst2); te != nil {
 			t.Fatalf("%s: accepted %q, but not its re-encoding %s: %v", d.name, raw, again, te)
 		}
 		// Same meaning: the same JSON (an empty map and no map are alike).
@@ -66,10 +66,10 @@ func FuzzFastDecode(f *testing.F) {
 	defs := catalogue()
 	f.Fuzz(func(t *testing.T, which uint8, raw []byte) {
 		d := defs[int(which)%len(defs)]
-		general := *d.spec
+		general := *d.spec()
 		general.fast, general.direct = false, nil
 		got, want := reflect.New(d.in).Interface(), reflect.New(d.in).Interface()
-		gotArgs, gotTE := d.spec.decode(raw, got)
+		gotArgs, gotTE := d.spec().decode(raw, got)
 		wantArgs, wantTE := general.decode(raw, want)
 		// Refusals are worded by the same code either way, but jsonschema
 		// picks which violation to name in map order: codes are compared.

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sync"
@@ -80,7 +81,7 @@ func Catalogue() []ToolInfo {
 	defs := catalogue()
 	out := make([]ToolInfo, len(defs))
 	for i, d := range defs {
-		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: d.toolset, Annotations: d.ann, Input: d.spec.schema}
+		out[i] = ToolInfo{Name: d.name, Description: d.desc, Tier: d.tier, Toolset: d.toolset, Annotations: d.ann, Input: d.spec().schema}
 	}
 	return out
 }
@@ -115,11 +116,14 @@ type toolDef struct {
 	// cut, when not nil, cuts the handler's answer to the owned scope (cutToScope).
 	cut func(ctx context.Context, p *scopePolicy, in any, run func(any) (any, error)) (any, error)
 
-	// Built once by catalogue().
-	spec   *inputSpec
-	input  *jsonschema.Schema // as advertised (advertisedInput)
-	output *jsonschema.Schema
-	brief  *jsonschema.Schema // output when resultAs is enabled; else nil
+	// Set by catalogue(). spec is built at the tool's first call, not at
+	// start: inferring and resolving every schema took most of the time
+	// from process start to the initialize answer. What tools/list sends
+	// comes built from schemas.json (see advertised).
+	spec   func() *inputSpec
+	input  json.RawMessage // as advertised (advertisedInput)
+	output json.RawMessage
+	brief  json.RawMessage // output when resultAs is enabled; else nil
 }
 
 type toolOption func(*toolDef)
@@ -307,6 +311,20 @@ func init() { catalogue = sync.OnceValue(buildCatalogue) }
 // Tiers and annotation presets are libtmux-mcp's, except create_session and
 // teardown_session, which carry the annotations of their seed documents.
 func buildCatalogue() []*toolDef {
+	defs := declarations()
+	for _, d := range defs {
+		adv, ok := advertised()[d.name]
+		if !ok {
+			panic("mcp: tool " + d.name + ": not in schemas.json; " + regenerate)
+		}
+		d.input, d.output = adv.Input, adv.Output
+	}
+	return defs
+}
+
+// declarations returns every tool's declaration, checked, with what
+// buildCatalogue adds from schemas.json left out.
+func declarations() []*toolDef {
 	var defs []*toolDef
 	for _, group := range [][]*toolDef{serverTools(), sessionTools(), windowTools(),
 		paneInputTools(), paneReadTools(), paneLayoutTools(), optionTools()} {
@@ -319,24 +337,7 @@ func buildCatalogue() []*toolDef {
 		}
 		seen[d.name] = true
 		d.check()
-		var err error
-		if d.spec, err = newInputSpec(d.in); err != nil {
-			panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))
-		}
-		d.input = advertisedInput(d.spec.schema, d.fullInput)
-		if d.output, err = outputSchema(d.out, d.outputForm); err != nil {
-			panic(fmt.Sprintf("mcp: tool %s: output schema: %v", d.name, err))
-		}
-		for _, a := range d.needsTarget {
-			if d.spec.schema.Properties[a] == nil {
-				panic(fmt.Sprintf("mcp: tool %s: needsTarget names unknown argument %q", d.name, a))
-			}
-		}
-		for _, a := range d.execArgs {
-			if d.spec.schema.Properties[a] == nil {
-				panic(fmt.Sprintf("mcp: tool %s: execArgs names unknown argument %q", d.name, a))
-			}
-		}
+		d.spec = sync.OnceValue(d.buildSpec)
 	}
 	for _, d := range defs {
 		if d.resultAs == "" {
@@ -357,6 +358,27 @@ func buildCatalogue() []*toolDef {
 		d.brief = briefOutput(desc)
 	}
 	return defs
+}
+
+// buildSpec infers d's input schema from its type and checks the
+// arguments its declaration names. A bad declaration panics (at the
+// tool's first call, and in TestAdvertisedSchemas, which builds them all).
+func (d *toolDef) buildSpec() *inputSpec {
+	sp, err := newInputSpec(d.in)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %s: input schema: %v", d.name, err))
+	}
+	for _, a := range d.needsTarget {
+		if sp.schema.Properties[a] == nil {
+			panic(fmt.Sprintf("mcp: tool %s: needsTarget names unknown argument %q", d.name, a))
+		}
+	}
+	for _, a := range d.execArgs {
+		if sp.schema.Properties[a] == nil {
+			panic(fmt.Sprintf("mcp: tool %s: execArgs names unknown argument %q", d.name, a))
+		}
+	}
+	return sp
 }
 
 // lookupIn returns the declaration in defs named name, or nil.

@@ -9,7 +9,9 @@
 // tool's input and result types (the batch tools excepted: this package
 // runs their rows). Each input type says what it targets (targets.go), and
 // a listing says how its answer is cut to the owned scope. Adding a tool
-// is its declaration with its input type, and its handler. The server runs
+// is its declaration with its input type, and its handler, then
+// schemas.json regenerated (go test ./mcp -run TestAdvertisedSchemas
+// -update). The server runs
 // handlers through one small seam (toolRunner), which tests fill with a
 // double. [NewServer] puts the two together into a [Server]: the Go SDK's
 // server, plus [Server.CallTool], the same call path for a transport that
@@ -38,7 +40,9 @@
 // from mcp struct tags (see inputs.go), and every schema is normalized:
 // pointers and slices are advertised as their plain type, never ["null", T],
 // and objects with properties forbid others. Output schemas admit the
-// result or the error envelope.
+// result or the error envelope. What tools/list sends is built when the
+// types change, into schemas.json (advertised.go), not at every start; a
+// tool's input checks are built at its first call.
 //
 // # Concurrency
 //

@@ -33,7 +33,7 @@ func baselineArgs(t *testing.T, d *toolDef, ids hostileTargets) map[string]any {
 	// the test's own pane survives every payload (a session the sweep
 	// created named "; kill-server" is a real destination for move_window).
 	destroys := strings.HasPrefix(d.name, "kill_") || d.name == "teardown_session" || d.name == "respawn_pane" || d.name == "move_window"
-	props := d.spec.schema.Properties
+	props := d.spec().schema.Properties
 	set := func(name string, v any) {
 		if _, ok := props[name]; ok {
 			args[name] = v
@@ -155,7 +155,7 @@ func TestHostileInputEveryTool(t *testing.T) {
 			continue // batches run these same tools; their rows are tested in batch_test.go
 		}
 		base := baselineArgs(t, d, ids)
-		props := d.spec.schema.Properties
+		props := d.spec().schema.Properties
 		names := slices.Sorted(func(yield func(string) bool) {
 			for n := range props {
 				if !yield(n) {
@@ -164,7 +164,7 @@ func TestHostileInputEveryTool(t *testing.T) {
 			}
 		})
 		try(d, "unknown key", with(base, "no_such_argument", "x"), true)
-		for _, r := range d.spec.schema.Required {
+		for _, r := range d.spec().schema.Required {
 			try(d, "missing "+r, without(base, r), true)
 		}
 		for _, n := range names {

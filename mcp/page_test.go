@@ -55,7 +55,7 @@ func TestListingsPageByDefault(t *testing.T) {
 		{"list_windows", &windows, &windows.Paging},
 		{"list_panes", &panes, &panes.Paging},
 	} {
-		if _, te := lookupTool(tc.tool).spec.decode([]byte(`{}`), tc.in); te != nil {
+		if _, te := lookupTool(tc.tool).spec().decode([]byte(`{}`), tc.in); te != nil {
 			t.Fatalf("%s: %v", tc.tool, te)
 		}
 		if *tc.paging != (Paging{Limit: 100}) {

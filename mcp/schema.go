@@ -109,8 +109,12 @@ func outputSchema(t reflect.Type, form outputForm) (*jsonschema.Schema, error) {
 // briefOutput is the lean output schema of a tool whose result another
 // tool's output schema describes (desc says which): any object, instead
 // of a copy of the same members.
-func briefOutput(desc string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: desc}
+func briefOutput(desc string) json.RawMessage {
+	b, err := json.Marshal(&jsonschema.Schema{Type: "object", Description: desc})
+	if err != nil {
+		panic("mcp: brief output schema: " + err.Error())
+	}
+	return b
 }
 
 // listItem returns the element type of t's "result" list, or nil when t

@@ -23,7 +23,7 @@ func TestScopeTableComplete(t *testing.T) {
 		"generation", "buffer_name", "channel", "output_path", "start_directory", "shell", "new_name", "window_name",
 		"destination_index", "max_matched_lines_per_pane"}
 	for _, d := range catalogue() {
-		for name := range d.spec.schema.Properties {
+		for name := range d.spec().schema.Properties {
 			if slices.Contains(read, name) && d.access == accessNone && !d.batch && d.name != "create_session" { // its session_name is the new one's
 				t.Errorf("%s: argument %s names a target, but the tool is accessNone", d.name, name)
 			}
@@ -116,7 +116,7 @@ func TestReadsPointAtASession(t *testing.T) {
 		if d.access != accessRead {
 			continue
 		}
-		_, hasID := d.spec.schema.Properties["session_id"]
+		_, hasID := d.spec().schema.Properties["session_id"]
 		in := reflect.New(d.in).Interface()
 		sd, ok := in.(sessionDefaulter)
 		if ok != hasID {

@@ -72,7 +72,7 @@ func formArgs(t *testing.T, d *toolDef, form map[string]any) (map[string]any, bo
 	for _, k := range targetKeys {
 		delete(args, k)
 	}
-	props := d.spec.schema.Properties
+	props := d.spec().schema.Properties
 	for k, v := range form {
 		if props[k] == nil {
 			return nil, false
@@ -82,7 +82,7 @@ func formArgs(t *testing.T, d *toolDef, form map[string]any) (map[string]any, bo
 		}
 		args[k] = v
 	}
-	for _, r := range d.spec.schema.Required {
+	for _, r := range d.spec().schema.Required {
 		if _, ok := args[r]; !ok {
 			return nil, false
 		}
@@ -108,7 +108,7 @@ func refuses(p *scopePolicy, d *toolDef, a access, form map[string]any) bool {
 		return true
 	}
 	if len(form) == 0 || (len(form) == 1 && form["window_index"] != nil) {
-		_, table := d.spec.schema.Properties["global_"]
+		_, table := d.spec().schema.Properties["global_"]
 		return a == accessRead && (table || d.name == "show_environment")
 	}
 	return true
@@ -304,7 +304,7 @@ func TestScopeOwnSessionsWork(t *testing.T) {
 		}
 		for _, form := range forms {
 			args, ok := formArgs(t, d, form)
-			_, table := d.spec.schema.Properties["global_"]
+			_, table := d.spec().schema.Properties["global_"]
 			if !ok || (len(form) == 0 && (d.access == accessWrite || table)) {
 				continue // a write with no target acts on the oldest session, borrowed; a table on tmux's current one
 			}
@@ -576,7 +576,7 @@ func TestScopePagedListings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
-	if lookupTool("list_sessions").spec.schema.Properties["limit"] == nil {
+	if lookupTool("list_sessions").spec().schema.Properties["limit"] == nil {
 		t.Skip("list_sessions takes no limit here")
 	}
 	env := newScopeEnv(t, "owned", nil)

@@ -263,7 +263,7 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 
 	out, err := d.run(ctx, s, func(dst any) *ToolError {
 		var te *ToolError
-		args, te = d.spec.decode(raw, dst)
+		args, te = d.spec().decode(raw, dst)
 		if te == nil {
 			te = checkTarget(d, args)
 		}

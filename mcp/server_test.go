@@ -465,8 +465,8 @@ func minimalArgs(t *testing.T, tool string) map[string]any {
 		"source_pane_id": "%1", "target_pane_id": "%2", "hook_name": "pane-exited", "option": "history-limit"}
 	d := lookupTool(tool)
 	args := map[string]any{}
-	for _, name := range d.spec.schema.Required {
-		p := d.spec.schema.Properties[name]
+	for _, name := range d.spec().schema.Required {
+		p := d.spec().schema.Properties[name]
 		switch {
 		case len(p.Enum) > 0:
 			args[name] = p.Enum[0]
@@ -490,7 +490,7 @@ func minimalArgs(t *testing.T, tool string) map[string]any {
 		if args[name] == "" {
 			args[name] = "%1"
 		}
-		if p := d.spec.schema.Properties[name]; len(p.Enum) > 0 {
+		if p := d.spec().schema.Properties[name]; len(p.Enum) > 0 {
 			args[name] = p.Enum[0]
 		}
 	}

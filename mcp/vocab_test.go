@@ -20,7 +20,7 @@ func TestSessionSpeaksTmux(t *testing.T) {
 	words := map[string]bool{}
 	for _, d := range catalogue() {
 		words[d.name] = true
-		for name := range d.spec.schema.Properties {
+		for name := range d.spec().schema.Properties {
 			if strings.Contains(name, "_") { // "keys" or "command" are words of tmux too
 				words[name] = true
 			}
