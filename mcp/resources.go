@@ -125,7 +125,7 @@ func (s *server) readResource(ctx context.Context, uri string) (res *sdk.ReadRes
 	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	if te := s.scope.checkResource(ctx, uri); te != nil {
+	if te := s.checkResource(ctx, uri); te != nil {
 		return nil, resourceError(uri, te)
 	}
 	if r.kind == "" {

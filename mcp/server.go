@@ -49,6 +49,13 @@ type Options struct {
 	// join the scope (--allow-session). A bad glob is an error wrapping
 	// ErrUsage.
 	AllowSessions []string
+	// Sockets are the tmux sockets, by name, that clients may reach
+	// besides the default one (--sockets, a token's sockets=): nil means
+	// every socket, as over stdio by default; [AllSockets] among them
+	// means every socket too. A socket_name out of reach is refused
+	// (target_denied) and no server is started for it. A name that is not
+	// one (a path, "..") is an error wrapping ErrUsage.
+	Sockets []string
 	// Version is the server version reported to clients. "" means "dev".
 	Version string
 	// Logger receives warnings, caught panics and one audit line per call.
@@ -72,6 +79,7 @@ type server struct {
 	backend  toolRunner
 	logger   *slog.Logger
 	scope    *scopePolicy    // the scope in force
+	reach    *socketReach    // the tmux servers its clients may reach
 	enabled  map[string]bool // tools listed and callable
 	sel      ToolSelection   // what chose them, for tool_denied's message
 	owner    string          // the identity calls act for (session.WithOwner)
@@ -158,6 +166,10 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 		logger.Warn("invalid scope; using owned", "scope", opts.Scope)
 	}
 	src, _ := backend.(scopeSource)
+	socks, _ := backend.(socketSource)
+	if s.reach, err = newSocketReach(opts.Sockets, socks); err != nil {
+		return nil, err
+	}
 	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, src); err != nil {
 		return nil, err
 	}
@@ -177,7 +189,7 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 	}
 	var subs *subscriptions
 	if w, ok := backend.(changeWatcher); ok {
-		subs = &subscriptions{watcher: w, logger: logger, check: s.scope.checkResource}
+		subs = &subscriptions{watcher: w, logger: logger, check: s.checkResource}
 		sopts.SubscribeHandler = subs.subscribe
 		sopts.UnsubscribeHandler = subs.unsubscribe
 	}
@@ -229,6 +241,13 @@ func toolOf(d *toolDef, enabled map[string]bool) *sdk.Tool {
 // answer is cut to the sessions in scope (cutToScope).
 func (s *server) handle(ctx context.Context, d *toolDef, in any) (any, error) {
 	run := func(in any) (any, error) { return s.backend.runTool(ctx, d, in) }
+	if d.name == "list_servers" {
+		out, err := run(in)
+		if l, ok := out.(List[ServerInfo]); ok {
+			out = s.reach.cutServers(l)
+		}
+		return out, err
+	}
 	if d.cut != nil && s.scope.scope == ScopeOwned {
 		return d.cut(ctx, s.scope, in, run)
 	}
@@ -268,6 +287,9 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 			te = checkTarget(d, args)
 		}
 		if te == nil {
+			te = s.checkSockets(dst)
+		}
+		if te == nil {
 			te = s.checkExecArgs(d, args)
 		}
 		if te == nil {
@@ -285,6 +307,28 @@ func (s *server) call(ctx context.Context, d *toolDef, raw json.RawMessage) (res
 		res = te.result()
 	}
 	return res
+}
+
+// checkSockets refuses, before anything runs, a call whose socket_name is
+// not a name or is out of the client's reach, and list_servers' extra
+// socket paths out of reach.
+func (s *server) checkSockets(in any) *ToolError {
+	if te := s.reach.check(socketOf(in)); te != nil {
+		return te
+	}
+	if ls, ok := in.(*ListServersIn); ok {
+		return s.reach.checkPaths(ls.ExtraSocketPaths)
+	}
+	return nil
+}
+
+// checkResource refuses a tmux:// URI out of the socket reach or the
+// scope, for reads and subscriptions alike.
+func (s *server) checkResource(ctx context.Context, uri string) *ToolError {
+	if te := s.reach.checkResource(ctx, uri); te != nil {
+		return te
+	}
+	return s.scope.checkResource(ctx, uri)
 }
 
 // settleEffects sets te's effects from what the whole call did to tmux,

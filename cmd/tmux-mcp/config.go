@@ -49,8 +49,9 @@ type config struct {
 	scope           string   // TMUX_MCP_SCOPE / --scope; mcp fails closed on a bad value
 	allowSessions   []string // TMUX_MCP_ALLOW_SESSION, then --allow-session; mcp checks globs
 	socket          session.Socket
-	tmux            string // tmux binary; "" = tmux on PATH
-	configFile      string // TMUX_MCP_CONFIG_FILE
+	sockets         []string // --sockets / TMUX_MCP_SOCKETS: names reachable besides the default; nil = every socket (stdio), none (tokens)
+	tmux            string   // tmux binary; "" = tmux on PATH
+	configFile      string   // TMUX_MCP_CONFIG_FILE
 	waitMax         time.Duration
 	suppressHistory bool
 	teardownOnExit  bool
@@ -101,6 +102,7 @@ var options = []option{
 	{"--allow-session GLOB", "TMUX_MCP_ALLOW_SESSION", "Borrowed sessions whose name matches GLOB (* ? [...]) join the scope; repeat for more. The variable holds globs separated by ':', which no session name contains. A bad glob exits 2."},
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
+	{"--sockets LIST", "TMUX_MCP_SOCKETS", "The other tmux sockets, by name, that a call's socket_name may reach, separated by commas; * for every one. Unset: over stdio every socket, over --http only the default one (a token's sockets= widens it). A socket_name out of reach is refused and starts no server. See docs/scopes.md."},
 	{"--tmux PATH", "LIBTMUX_TMUX_BIN", "The tmux binary. Default: tmux on PATH."},
 	{"--ssh \"[OPTIONS] DEST\"", "LIBTMUX_SSH", "Drive tmux on another host through one ssh connection: ssh's options and the destination, last, split as a shell splits words. The socket and --tmux then name things on that host. Never prompts (BatchMode); see docs/remote.md."},
 	{"--teardown-on-exit", "", "When stdin closes (or on SIGTERM/SIGINT), kill the sessions this process created with create_session, and nothing else."},
@@ -266,6 +268,7 @@ type cmdFlags struct {
 	socket, socketPath, ssh string
 	safety, toolsets        string
 	tools, exclude, allow   toolList
+	sockets                 string
 }
 
 // newFlags declares the flags, over c's values from the environment.
@@ -282,6 +285,7 @@ func newFlags(c *config, ssh string) *cmdFlags {
 	fs.Var(&f.allow, "allow-session", "")
 	fs.StringVar(&f.socket, "socket", "", "")
 	fs.StringVar(&f.socketPath, "socket-path", "", "")
+	fs.StringVar(&f.sockets, "sockets", "", "")
 	fs.StringVar(&c.tmux, "tmux", c.tmux, "")
 	fs.BoolVar(&c.teardownOnExit, "teardown-on-exit", false, "")
 	fs.BoolVar(&c.pipes, "pipes", false, "")
@@ -397,6 +401,15 @@ func (c *config) applyFlags(f *cmdFlags, getenv func(string) string) {
 	c.allowSessions = f.allow
 	if len(f.allow) == 0 {
 		c.allowSessions = splitList(getenv("TMUX_MCP_ALLOW_SESSION"), ":")
+	}
+
+	// --sockets replaces the environment's list; either, set, narrows the
+	// reach even to none but the default ("" is an empty list).
+	switch {
+	case set["sockets"]:
+		c.sockets = append([]string{}, splitList(f.sockets, ",")...)
+	case getenv("TMUX_MCP_SOCKETS") != "":
+		c.sockets = append([]string{}, splitList(getenv("TMUX_MCP_SOCKETS"), ",")...)
 	}
 
 	// The socket: flags as a group override the environment as a group, so

@@ -152,6 +152,7 @@ func serverOptions(cfg *config, logger *slog.Logger) *mcp.Options {
 		ExcludeTools:  cfg.excludeTools,
 		Scope:         cfg.scope,
 		AllowSessions: cfg.allowSessions,
+		Sockets:       cfg.sockets,
 		Version:       versionString(),
 		Logger:        logger,
 	}

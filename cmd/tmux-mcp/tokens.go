@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/tmux-mcp/tmux-mcp/mcp"
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
 // token is one bearer token of --auth-tokens and the identity it gives a
@@ -21,13 +22,16 @@ type token struct {
 	name   string
 	safety string
 	scope  string
+	// sockets are the tmux sockets it reaches by name besides the
+	// default (sockets=a,b; "*" for all); nil when its line names none.
+	sockets []string
 }
 
 // minTokenLen is the shortest token accepted: a guessable token is none.
 const minTokenLen = 16
 
 // readTokens reads a token file: one token a line, `TOKEN [safety=TIER]
-// [scope=SCOPE] [name=LABEL]`, '#' starting a comment line. The file must
+// [scope=SCOPE] [name=LABEL] [sockets=NAME,...]`, '#' starting a comment line. The file must
 // be a regular file that only its owner, this user, can read or write.
 func readTokens(path string) ([]token, error) {
 	if err := checkPrivate(path); err != nil {
@@ -65,13 +69,25 @@ func readTokens(path string) ([]token, error) {
 					return nil, fmt.Errorf("%w: %s: scope=%q: want all, owned-write or owned", errUsage, where, v)
 				}
 				t.scope = v
+			case "sockets":
+				t.sockets = []string{}
+				for _, n := range splitList(v, ",") {
+					if n == mcp.AllSockets {
+						t.sockets = append(t.sockets, n)
+						continue
+					}
+					if err := session.CheckSocketName(n, ""); err != nil || n == "" {
+						return nil, fmt.Errorf("%w: %s: sockets=%q: want socket names (tmux -L) separated by commas, or *", errUsage, where, v)
+					}
+					t.sockets = append(t.sockets, n)
+				}
 			case "name":
 				if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 					return nil, fmt.Errorf("%w: %s: name=%q: want a label of printable characters", errUsage, where, v)
 				}
 				t.name = v
 			default:
-				return nil, fmt.Errorf("%w: %s: unknown field %q (want safety=, scope= or name=)", errUsage, where, k)
+				return nil, fmt.Errorf("%w: %s: unknown field %q (want safety=, scope=, name= or sockets=)", errUsage, where, k)
 			}
 		}
 		if seen[t.hash] {
