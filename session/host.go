@@ -2,7 +2,11 @@ package session
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -122,7 +126,26 @@ func (localHost) closeClient(c *controlmode.Conn, _ *slog.Logger) { c.Close() }
 
 func (localHost) superviseClient(*controlmode.Conn, func(func()) bool, *slog.Logger) {}
 
-func (localHost) path(p string) (string, error) { return filepath.Abs(p) }
+// path makes p absolute and checks it can be an output file (pipe-pane's):
+// its directory exists, and p is a regular file or nothing yet. A pipe
+// into a device, a FIFO, a socket or a directory is refused before tmux is
+// asked, so that nothing is truncated or opened but a file.
+func (localHost) path(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(filepath.Dir(abs)); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%q: its directory %s does not exist", p, filepath.Dir(abs))
+	}
+	switch st, err := os.Stat(abs); {
+	case err == nil && !st.Mode().IsRegular():
+		return "", fmt.Errorf("%q is not a regular file (%s)", p, st.Mode().Type())
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	}
+	return abs, nil
+}
 
 func (localHost) probeServers(ctx context.Context, m *Manager, dir string, extra []string) []ServerStatus {
 	return m.probeLocal(ctx, dir, extra)
