@@ -82,16 +82,23 @@ func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 // a waiting prompt in the pane. Bindings changed later are read at the next
 // connect; until then the liveness deadline bounds a stall. A failure (a
 // table the user deleted) is logged, and that table guards nothing.
-func (s *Server) readModeKeys(ctx context.Context, c *controlmode.Conn) *modekeys.Table {
+func (s *Server) readModeKeys(ctx context.Context, c *controlmode.Conn, rel release) *modekeys.Table {
 	read := func(table string) []string {
-		rs, err := s.send(ctx, c, controlmode.NewCommand("list-keys", "-T", table, "-F", "#{key_string} #{key_command}"))
+		cmd := controlmode.NewCommand("list-keys", "-T", table, "-F", "#{key_string} #{key_command}")
+		if !rel.atLeast(3, 4) {
+			cmd = controlmode.NewCommand("list-keys", "-T", table) // no -F yet
+		}
+		rs, err := s.send(ctx, c, cmd)
 		if err != nil {
 			s.opts.Logger.Warn("reading a copy-mode key table failed; its keys that open a prompt in the pane are not refused", "socket", s.sock.String(), "table", table, "err", err)
 			return nil
 		}
+		if !rel.atLeast(3, 4) {
+			return modekeys.FromListKeys(rs[0].Lines)
+		}
 		return rs[0].Lines
 	}
-	return modekeys.Parse(read("copy-mode"), read("copy-mode-vi"))
+	return modekeys.ParseCrashing(read("copy-mode"), read("copy-mode-vi"), rel.crashes)
 }
 
 // Keys for a pane in a mode.

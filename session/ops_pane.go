@@ -79,6 +79,9 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err := s.refuseInModeFirst(ctx, a.DriveMode, t); err != nil {
 		return "", err
 	}
+	if err := s.refuseCrashingKeys(ctx, t, a.keyNames()); err != nil {
+		return "", err
+	}
 	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
 	sends, refused := a.commands(t, guard)
 	cmds := append([]controlmode.Command{markCommand(t)}, sends...)
@@ -172,7 +175,12 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		b := packBatch(ops, i, guardFor)
 		// Before 3.4, an op for a pane in a mode ends the line before it,
 		// and fails on its own.
-		if k, err := s.batchInMode(ctx, ops[i:b.end], b.targets); k == 0 {
+		k, err := s.batchInMode(ctx, ops[i:b.end], b.targets)
+		if k < 0 {
+			// Keys bound to a command that crashes this release, too.
+			k, err = s.batchCrashing(ctx, ops[i:b.end], b.targets)
+		}
+		if k == 0 {
 			if fail(err) {
 				return outs, i
 			}

@@ -42,6 +42,9 @@ import (
 //   - In 3.2, capture-pane -J pads every line with spaces to the pane's
 //     width; later releases stop at the last cell written.
 //
+// What crashes which release, and what keeps it from happening, is the
+// table in crash.go.
+//
 // Three differences are not answered here: %config-error (3.4 and later)
 // is parsed on every release and changes nothing in the model; the
 // no-detach-on-destroy client flag (3.6 and later) is not used, because the

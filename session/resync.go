@@ -28,8 +28,8 @@ func (s *Server) readyClient(ctx context.Context, c *controlmode.Conn) (serverIn
 	info := serverInfo{gen: rs[0].Lines[0], version: rs[1].Lines[0]}
 	rel := releaseOf(info.version)
 	s.installSync(epoch, info.gen, rel, rs[2:])
-	if rel.bindsPanePrompts() {
-		info.keys = s.readModeKeys(ctx, c)
+	if rel.bindsPanePrompts() || rel.crashesInCopyMode() {
+		info.keys = s.readModeKeys(ctx, c, rel)
 	}
 	return info, nil
 }

@@ -22,31 +22,64 @@
 package modekeys
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
 // Table holds the keys of the copy-mode and copy-mode-vi tables bound to a
-// command that waits for a prompt in the pane.
+// command that waits for a prompt in the pane, and those bound to a
+// command that crashes the tmux release read.
 type Table struct {
 	emacs, vi map[string]bool
+	crashing  map[string]bool // in either table
 }
 
 // Parse reads the two tables as list-keys -F '#{key_string} #{key_command}'
 // prints them, one binding a line.
 func Parse(emacs, vi []string) *Table {
-	return &Table{emacs: waiting(emacs), vi: waiting(vi)}
+	return ParseCrashing(emacs, vi, nil)
 }
 
-func waiting(lines []string) map[string]bool {
+// ParseCrashing is [Parse] that also finds the keys bound to a command
+// (a copy-mode command, as send-keys -X gives it) for which crashes
+// reports true; nil finds none.
+func ParseCrashing(emacs, vi []string, crashes func(command string) bool) *Table {
+	t := &Table{emacs: bound(emacs, Waits), vi: bound(vi, Waits), crashing: map[string]bool{}}
+	if crashes != nil {
+		runs := func(command string) bool { return slices.ContainsFunc(strings.Fields(command), crashes) }
+		maps.Copy(t.crashing, bound(emacs, runs))
+		maps.Copy(t.crashing, bound(vi, runs))
+	}
+	return t
+}
+
+// bound returns the keys of lines whose command is.
+func bound(lines []string, is func(command string) bool) map[string]bool {
 	keys := map[string]bool{}
 	for _, l := range lines {
 		key, command, ok := strings.Cut(l, " ")
-		if ok && Waits(command) {
+		if ok && is(command) {
 			keys[key] = true
 		}
 	}
 	return keys
+}
+
+// Crashing returns the keys among keys (as [Keys] gives them) that a
+// copy-mode table binds to a command that crashes tmux, each once.
+func (t *Table) Crashing(keys []string) []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range keys {
+		if t.crashing[k] && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Waits reports whether a bound command opens a prompt in the pane and
@@ -161,4 +194,45 @@ func runeKey(r rune) string {
 		return "C-" + string(rune(r+0x60))
 	}
 	return string(r)
+}
+
+// FromListKeys turns lines as list-keys -T TABLE prints them before tmux
+// 3.4, which has no -F ("bind-key [-r] -T TABLE KEY COMMAND..."), into
+// the "KEY COMMAND" lines [Parse] reads. The key is unescaped as tmux
+// escaped it (a backslash before a special character, or quotes).
+func FromListKeys(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		w := strings.Fields(l)
+		i := 0
+		if i < len(w) && w[i] == "bind-key" {
+			i++
+		}
+		for i < len(w) && strings.HasPrefix(w[i], "-") {
+			if w[i] == "-T" || w[i] == "-N" {
+				i++ // the flag's value
+			}
+			i++
+		}
+		if i+1 >= len(w) {
+			continue
+		}
+		out = append(out, unescapeKey(w[i])+" "+strings.Join(w[i+1:], " "))
+	}
+	return out
+}
+
+// unescapeKey undoes args_escape on a key name.
+func unescapeKey(k string) string {
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		k = k[1 : len(k)-1]
+	}
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		if k[i] == '\\' && i+1 < len(k) {
+			i++
+		}
+		b.WriteByte(k[i])
+	}
+	return b.String()
 }

@@ -115,3 +115,26 @@ func TestKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestFromListKeys(t *testing.T) {
+	lines := []string{
+		`bind-key -T copy-mode-vi y                 send-keys -X copy-selection`,
+		`bind-key -r -T copy-mode-vi \#             send-keys -FX search-backward "#{copy_cursor_word}"`,
+		`bind-key -T copy-mode "\""              send-keys -X copy-selection-no-clear`,
+		`bind-key -T copy-mode-vi \;              send-keys -X jump-again`,
+	}
+	got := FromListKeys(lines)
+	want := []string{
+		`y send-keys -X copy-selection`,
+		`# send-keys -FX search-backward "#{copy_cursor_word}"`,
+		`" send-keys -X copy-selection-no-clear`,
+		`; send-keys -X jump-again`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	tb := ParseCrashing(got, nil, func(c string) bool { return c == "copy-selection" || c == "copy-selection-no-clear" })
+	if c := tb.Crashing([]string{"y", "k", `"`, "y"}); strings.Join(c, ",") != `y,"` {
+		t.Errorf("Crashing: got %q, want y and \"", c)
+	}
+}
