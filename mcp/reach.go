@@ -91,7 +91,7 @@ func (r *socketReach) check(sock Socket) *ToolError {
 		return nil
 	}
 	if err := session.CheckSocketName(name, r.dir()); err != nil {
-		return invalidArguments("%v", err)
+		return invalidArguments("socket_name: %v (a path is only the operator's: --socket-path)", err)
 	}
 	if r.reaches(name) {
 		return nil

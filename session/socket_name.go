@@ -26,22 +26,22 @@ func CheckSocketName(name, dir string) error {
 	case name == "":
 		return nil
 	case strings.ContainsRune(name, '/'):
-		return fmt.Errorf("socket_name %q holds a \"/\": it is a name, not a path (the operator sets a path with --socket-path)", name)
+		return fmt.Errorf("socket name %q holds a \"/\": it is a name, not a path", name)
 	case strings.Contains(name, ".."):
-		return fmt.Errorf("socket_name %q holds \"..\": it is a name, not a path", name)
+		return fmt.Errorf("socket name %q holds \"..\": it is a name, not a path", name)
 	case name == ".":
-		return fmt.Errorf("socket_name %q is the socket directory itself", name)
+		return fmt.Errorf("socket name %q is the socket directory itself", name)
 	case strings.HasPrefix(name, "-"):
-		return fmt.Errorf("socket_name %q starts with \"-\"", name)
+		return fmt.Errorf("socket name %q starts with \"-\"", name)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return fmt.Errorf("socket_name %q holds a NUL or another control character", name)
+		return fmt.Errorf("socket name %q holds a NUL or another control character", name)
 	}
 	limit := sunPathLen - 1 // room for the NUL
 	if dir != "" {
 		limit -= len(dir) + 1
 	}
 	if len(name) > limit {
-		return fmt.Errorf("socket_name is %d bytes: tmux takes at most %d here (a socket address holds %d bytes, with the directory %s)",
+		return fmt.Errorf("socket name is %d bytes: tmux takes at most %d here (a socket address holds %d bytes, with the directory %s)",
 			len(name), max(limit, 0), sunPathLen-1, dir)
 	}
 	return nil
