@@ -155,7 +155,8 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 // WaitForCommand implements wait_for_command.
 func (b *TmuxBackend) WaitForCommand(ctx context.Context, in WaitForCommandIn) (RunCommandResult, error) {
 	timeout := b.clamp(in.Timeout)
-	r, err := b.server(in.Socket).WaitForCommand(ctx, in.CommandID, timeout)
+	r, err := b.server(in.Socket).WaitForCommand(ctx, session.CommandWaitArgs{ID: in.CommandID, Timeout: timeout,
+		MaxLines: in.MaxLines, FromStart: in.FromStart})
 	if err != nil {
 		return RunCommandResult{}, err
 	}
@@ -173,6 +174,7 @@ func runResult(r session.RunResult, timeout time.Duration) RunCommandResult {
 		Output:               nonNil(r.Output),
 		OutputTruncated:      r.OutputTruncated,
 		OutputTruncatedLines: r.TruncatedLines,
+		OutputEarlierLines:   r.EarlierLines,
 		OutputCursor:         r.Cursor,
 		EffectiveTimeout:     timeout.Seconds(),
 	}

@@ -29,7 +29,7 @@ func paneInputTools() []*toolDef {
 			(*TmuxBackend).WaitForChannel, touchesNone, manage, selfBounded(),
 			scopeRuleBoth("anything (channels belong to no session)")),
 		addTool("wait_for_command", TierMutating, annReadOnly,
-			"Wait for a run_command's command to end; same result.",
+			"Wait for a run_command's command to end; same result. output: only lines no earlier answer returned (from_start: all again), the newest max_lines.",
 			(*TmuxBackend).WaitForCommand, touchesNone, execute, selfBounded(), resultAs("run_command"),
 			scopeRuleBoth("the runner's own commands (checked when they ran)")),
 		addTool("signal_channel", TierMutating, annMutating,
@@ -109,6 +109,8 @@ type (
 	WaitForCommandIn struct {
 		CommandID string  `json:"command_id" mcp:"len=64;line"`
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
+		MaxLines  int     `json:"max_lines,omitempty" jsonschema:"Newest lines kept of the output no earlier answer returned; 0 for 2000." mcp:"min=0;max=1000000;default=50"`
+		FromStart bool    `json:"from_start,omitempty" jsonschema:"Read the output from its start again, not from where the last answer ended." mcp:"default=false"`
 		Socket
 	}
 	// SignalChannelIn is the input of signal_channel.

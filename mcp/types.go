@@ -177,6 +177,7 @@ type RunCommandResult struct {
 	Output               []string `json:"output"`
 	OutputTruncated      bool     `json:"output_truncated"`
 	OutputTruncatedLines int      `json:"output_truncated_lines"`
+	OutputEarlierLines   int      `json:"output_earlier_lines,omitempty" jsonschema:"Lines earlier answers covered; output starts after them."`
 	OutputCursor         string   `json:"output_cursor,omitempty" jsonschema:"When cut: capture_since reads all from it."`
 	EffectiveTimeout     float64  `json:"effective_timeout"`
 }

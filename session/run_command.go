@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -56,11 +57,27 @@ type RunResult struct {
 	Output          []string
 	OutputTruncated bool
 	TruncatedLines  int
+	// EarlierLines is how many lines of output earlier answers about the
+	// command covered (returned, or cut from them): Output starts after
+	// them. CommandWaitArgs.FromStart reads them again.
+	EarlierLines int
 	// Cursor, when the output was cut, reads the whole output with
 	// capture_since from the command's start, as far as the pane's stream
-	// still holds it.
+	// (or, once the pane is gone, the command) still holds it.
 	Cursor  string
 	Elapsed time.Duration
+}
+
+// CommandWaitArgs are the arguments of [Server.WaitForCommand].
+type CommandWaitArgs struct {
+	ID      string
+	Timeout time.Duration
+	// MaxLines keeps only the newest lines of the output not returned
+	// before; 0 keeps as many as run_command would (RunArgs.MaxLines).
+	MaxLines int
+	// FromStart reads the output from its start (as far as the command
+	// keeps it), not from where the previous answer ended.
+	FromStart bool
 }
 
 // shells are the programs RunCommand types into. fish has its own syntax.
@@ -96,9 +113,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	}
 	var res RunResult
 	if a.Background {
-		res, err = c.outcome()
+		res, err = c.answer(0, false)
 	} else {
-		res, err = s.await(ctx, c, a.Timeout, true)
+		res, err = s.await(ctx, c, a.Timeout, true, 0, false)
 	}
 	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
 }
@@ -581,11 +598,25 @@ func (o *outputLines) trim(max, maxBytes int) {
 	}
 }
 
-func (o *outputLines) result() (lines []string, truncated bool, dropped int) {
-	o.trim(o.max, o.maxBytes)
-	lines, dropped = o.lines, o.dropped
-	if lines == nil {
-		lines = []string{}
+// since returns the kept lines from the absolute index from on (the
+// first line the command printed is 0): the newest max of them within
+// maxBytes (0: the bounds o keeps), how many lines from on it leaves out
+// (dropped before, or cut now), whether it cut the newest line, and the
+// index after the last line.
+func (o *outputLines) since(from, max, maxBytes int) (lines []string, left int, cut bool, next int) {
+	next = o.dropped + len(o.lines)
+	start := from - o.dropped
+	if start < 0 {
+		left, start = -start, 0
 	}
-	return lines, dropped > 0 || o.cut || o.lost, dropped
+	start = min(start, len(o.lines))
+	v := outputLines{lines: append([]string(nil), o.lines[start:]...)}
+	for _, l := range v.lines {
+		v.size += len(l) + 1
+	}
+	v.trim(cmp.Or(max, o.max), cmp.Or(maxBytes, o.maxBytes))
+	if v.lines == nil {
+		v.lines = []string{}
+	}
+	return v.lines, left + v.dropped, v.cut || o.cut && len(v.lines) > 0, next
 }

@@ -121,13 +121,31 @@ func TestOutputLinesBounds(t *testing.T) {
 		for _, l := range c.lines {
 			o.add(l)
 		}
-		got, trunc, dropped := o.result()
+		got, dropped, cut, next := o.since(0, 0, 0)
+		trunc := dropped > 0 || cut
+		if next != len(c.lines) {
+			t.Errorf("%s: next %d, want %d", c.name, next, len(c.lines))
+		}
 		if strings.Join(got, "|") != strings.Join(c.want, "|") || trunc != c.trunc || dropped != c.dropped {
 			t.Errorf("%s: got %q %v %d, want %q %v %d", c.name, got, trunc, dropped, c.want, c.trunc, c.dropped)
 		}
 	}
+	// Read from a line on: what no answer covered yet, the newest kept.
+	o := &outputLines{max: 3}
+	for _, l := range []string{"1", "2", "3", "4", "5"} {
+		o.add(l)
+	}
+	if got, left, _, next := o.since(2, 0, 0); fmt.Sprint(got, left, next) != "[3 4 5] 0 5" {
+		t.Errorf("since 2: got %v, %d left out, next %d", got, left, next)
+	}
+	if got, left, _, next := o.since(1, 2, 0); fmt.Sprint(got, left, next) != "[4 5] 2 5" {
+		t.Errorf("since 1, 2 lines: got %v, %d left out, next %d", got, left, next)
+	}
+	if got, left, _, next := o.since(5, 0, 0); fmt.Sprint(got, left, next) != "[] 0 5" {
+		t.Errorf("since the end: got %v, %d left out, next %d", got, left, next)
+	}
 	// Memory stays bounded while a command prints without end.
-	o := &outputLines{max: 10, maxBytes: 1 << 10}
+	o = &outputLines{max: 10, maxBytes: 1 << 10}
 	for i := range 100000 {
 		o.add(fmt.Sprintf("line %d", i))
 		if len(o.lines) > 20 || o.size > 2<<10+64 {

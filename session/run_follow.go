@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -35,16 +36,20 @@ type runningCommand struct {
 	lastLine string
 	start    time.Time
 	from     int64 // the stream offset the command's output starts after
-	cancel   context.CancelFunc
-	done     chan struct{} // closed when res and err are final
+	// outFrom is the stream offset of the command's first byte of output,
+	// after the typed line's echo and the start marker; 0 until known.
+	outFrom int64
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when res and err are final
 
-	mu    sync.Mutex
-	begun bool // the shell printed the start marker
-	moved bool // the pane printed a line break since: the shell took the line
-	blind bool // output was lost before the start marker came: started or not, unknown
-	out   outputLines
-	res   RunResult // final once done is closed
-	err   error     // the command's outcome is this error
+	mu       sync.Mutex
+	returned int  // the lines of output answers covered so far (outputLines.since)
+	begun    bool // the shell printed the start marker
+	moved    bool // the pane printed a line break since: the shell took the line
+	blind    bool // output was lost before the start marker came: started or not, unknown
+	out      outputLines
+	res      RunResult // final once done is closed
+	err      error     // the command's outcome is this error
 }
 
 // RunEnd says how a command ended.
@@ -156,11 +161,20 @@ func (c *runningCommand) end(end RunEnd, status int, hasStatus bool, err error) 
 	res := RunResult{CommandID: c.id, PaneID: c.pane, End: end, Started: c.begun || end == EndExited,
 		ExitStatus: status, HasStatus: hasStatus}
 	res.ShellExited = end == EndShellExited || end == EndPaneClosed || end == EndServerExited || end == EndRespawned
-	res.Output, res.OutputTruncated, res.TruncatedLines = c.out.result()
+	c.out.trim(c.out.max, c.out.maxBytes) // what the answers read from now on (answer)
 	res.Elapsed = time.Since(c.start)
 	c.res, c.err = res, err
 	close(c.done)
 	c.cancel()
+}
+
+// outputFrom is the stream offset a read of c's whole output starts at:
+// its first byte of output once known, else where it was typed (its echo,
+// the wrapper line, comes first then).
+func (c *runningCommand) outputFrom() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return cmp.Or(c.outFrom, c.from)
 }
 
 func (c *runningCommand) ended() bool {
@@ -178,19 +192,31 @@ func newCommandID() string {
 	return "cmd-" + hex.EncodeToString(b)
 }
 
-// outcome returns the command's result: the final one once it ended, else
-// what it printed so far, with TimedOut set.
-func (c *runningCommand) outcome() (RunResult, error) {
+// answer returns the command's result, the final one once it ended, else
+// what it printed so far with TimedOut set, and counts its output as
+// answered. Its output is what no earlier answer covered (from the start
+// with fromStart), the newest maxLines lines of it (0: the command's own
+// bound).
+func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	res := RunResult{CommandID: c.id, PaneID: c.pane, TimedOut: true, Started: c.begun, Elapsed: time.Since(c.start)}
 	if c.ended() {
-		return c.res, c.err
+		if c.err != nil {
+			return RunResult{}, c.err
+		}
+		res = c.res
 	}
-	res := RunResult{CommandID: c.id, PaneID: c.pane, TimedOut: true, Started: c.begun}
-	o := c.out // the copy is trimmed, not the follower's
-	o.lines = append([]string(nil), c.out.lines...)
-	res.Output, res.OutputTruncated, res.TruncatedLines = o.result()
-	res.Elapsed = time.Since(c.start)
+	from := c.returned
+	if fromStart {
+		from = 0
+	}
+	var left, next int
+	var cut bool
+	res.Output, left, cut, next = c.out.since(from, maxLines, 0)
+	res.OutputTruncated, res.TruncatedLines = left > 0 || cut || c.out.lost, left
+	res.EarlierLines = from
+	c.returned = max(c.returned, next)
 	return res, nil
 }
 
@@ -200,7 +226,7 @@ func (c *runningCommand) outcome() (RunResult, error) {
 // yet is an error that says why: a shell that took the line as the rest
 // of an earlier command will never start it; a later wait reports it as
 // running, not started, for the follower goes on looking.
-func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool) (RunResult, error) {
+func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -217,7 +243,7 @@ func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Dura
 			s.backAtPrompt(ctx, c)
 		}
 	}
-	res, err := c.outcome()
+	res, err := c.answer(maxLines, fromStart)
 	c.mu.Lock()
 	blind := c.blind
 	c.mu.Unlock()
@@ -235,7 +261,7 @@ func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Dura
 func (s *Server) withCursor(ctx context.Context, res RunResult) RunResult {
 	if res.OutputTruncated && res.Cursor == "" {
 		if c := s.cmds.get(res.CommandID); c != nil {
-			res.Cursor = s.sinceCursor(ctx, c.pane, c.from)
+			res.Cursor = s.sinceCursor(ctx, c.pane, c.outputFrom())
 		}
 	}
 	return res
@@ -244,12 +270,14 @@ func (s *Server) withCursor(ctx context.Context, res RunResult) RunResult {
 // WaitForCommand waits up to timeout for the command RunCommand gave the
 // id of to end, and returns what RunCommand would have: its exit status
 // and output once it ended, else its output so far and TimedOut.
-func (s *Server) WaitForCommand(ctx context.Context, id string, timeout time.Duration) (RunResult, error) {
-	c := s.cmds.get(id)
+// Its output is what no earlier answer about the command returned, unless
+// a.FromStart.
+func (s *Server) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
+	c := s.cmds.get(a.ID)
 	if c == nil || c.owner != OwnerOf(ctx) {
-		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", id, commandCap)
+		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
 	}
-	return s.await(ctx, c, timeout, false)
+	return s.await(ctx, c, a.Timeout, false, a.MaxLines, a.FromStart)
 }
 
 // CommandPane returns the pane command id was typed into, for a caller
@@ -370,6 +398,9 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, e
 	f.text.Write(data)
 	f.rows.Write(data)
 	c.mu.Lock()
+	if at, ok := f.scan.OutputStart(); ok && !c.blind && c.outFrom == 0 {
+		c.outFrom = c.from + at
+	}
 	c.begun = f.scan.Begun()
 	c.moved = c.moved || bytes.IndexByte(r.Data, '\n') >= 0
 	for _, l := range f.text.Take() {

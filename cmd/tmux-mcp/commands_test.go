@@ -27,6 +27,7 @@ type commandResult struct {
 	Output       []string `json:"output"`
 	Truncated    bool     `json:"output_truncated"`
 	OutputCursor string   `json:"output_cursor"`
+	Earlier      int      `json:"output_earlier_lines"`
 }
 
 func (r commandResult) status() string {
@@ -61,13 +62,18 @@ func shellPaneFor(t *testing.T, c *client, first string, shell []string) string 
 }
 
 // waitCommand calls wait_for_command until the command ends, at most
-// tries times, each waiting up to a second.
+// tries times, each waiting up to a second, and returns the last answer
+// with the output of all (each holds only lines no earlier one returned).
 func (c *client) waitCommand(t *testing.T, id string, tries int) (commandResult, int) {
 	t.Helper()
 	var r commandResult
+	var output []string
 	for i := 1; i <= tries; i++ {
+		r = commandResult{}
 		c.ok(t, "wait_for_command", map[string]any{"command_id": id, "timeout": 1}, &r)
+		output = append(output, r.Output...)
 		if !r.TimedOut {
+			r.Output = output
 			return r, i
 		}
 	}
@@ -146,13 +152,15 @@ func TestRunCommandPromises(t *testing.T) {
 				t.Fatalf("run_command beside a running one: got %+v", e)
 			}
 			done, waits := c.waitCommand(t, r.CommandID, 30)
-			if done.status() != "4" || done.Ended != "exited" || fmt.Sprint(done.Output) != "[begun finished]" || waits < 2 {
-				t.Fatalf("wait_for_command: got %+v after %d waits, want status 4, output begun finished", done, waits)
+			// Each answer holds the lines no earlier one returned.
+			if done.status() != "4" || done.Ended != "exited" || fmt.Sprint(append(r.Output, done.Output...)) != "[begun finished]" || waits < 2 {
+				t.Fatalf("wait_for_command: got %+v after %d waits (run_command's output %q), want status 4, output begun finished", done, waits, r.Output)
 			}
-			// Its answer stays: asked again, the same.
+			// Its answer stays: asked again, the same, with from_start
+			// the whole output.
 			var again commandResult
-			c.ok(t, "wait_for_command", map[string]any{"command_id": r.CommandID, "timeout": 1}, &again)
-			if again.status() != "4" || fmt.Sprint(again.Output) != fmt.Sprint(done.Output) {
+			c.ok(t, "wait_for_command", map[string]any{"command_id": r.CommandID, "timeout": 1, "from_start": true}, &again)
+			if again.status() != "4" || fmt.Sprint(again.Output) != "[begun finished]" {
 				t.Fatalf("wait_for_command again: got %+v", again)
 			}
 

@@ -114,3 +114,77 @@ func TestNoServerSuggestsCreateSession(t *testing.T) {
 		t.Fatalf("a server was started: sessions %v", ids)
 	}
 }
+
+// rawResult decodes the structuredContent of a tools/call response line.
+func rawResult(t *testing.T, line string, out any) {
+	t.Helper()
+	var resp struct {
+		Result struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(line), &resp); err != nil || resp.Result.IsError {
+		t.Fatalf("answer %s (%v)", line, err)
+	}
+	if err := json.Unmarshal(resp.Result.StructuredContent, out); err != nil {
+		t.Fatalf("decoding %s: %v", resp.Result.StructuredContent, err)
+	}
+}
+
+// TestFollowingACommandReadsEachLineOnce: a background loop printing 2,000
+// lines over some seconds, followed to its end with wait_for_command,
+// costs under 8 KB of answers in all: each answer holds only lines no
+// earlier one returned, the newest 50 of them; from_start reads from the
+// start again.
+func TestFollowingACommandReadsEachLineOnce(t *testing.T) {
+	t.Parallel()
+	fx := fixtures.NewServer(t)
+	r, pane := rawSession(t, fx)
+	id := 10
+	call := func(tool string, args map[string]any, out any) int {
+		t.Helper()
+		id++
+		line := rawCall(t, r, id, tool, args)
+		rawResult(t, line, out)
+		return len(line) + 1
+	}
+	var run commandResult
+	total := call("run_command", map[string]any{"pane_id": pane, "background": true,
+		"command": `i=0; while [ $i -lt 2000 ]; do i=$((i+1)); echo "line $i"; case $i in *00) sleep 0.2;; esac; done`}, &run)
+	seen := map[string]bool{}
+	var done commandResult
+	waits := 0
+	for waits < 60 {
+		waits++
+		done = commandResult{}
+		total += call("wait_for_command", map[string]any{"command_id": run.CommandID, "timeout": 2}, &done)
+		for _, l := range done.Output {
+			if seen[l] {
+				t.Fatalf("wait %d returned %q again: %v", waits, l, done.Output)
+			}
+			seen[l] = true
+		}
+		if !done.TimedOut {
+			break
+		}
+	}
+	t.Logf("%d waits, %d bytes of answers", waits, total)
+	if done.status() != "0" || done.Ended != "exited" || !seen["line 2000"] || len(seen) > 50*waits {
+		t.Fatalf("the last answer: %+v; %d lines seen, line 2000 among them: %v", done, len(seen), seen["line 2000"])
+	}
+	if total >= 8<<10 {
+		t.Fatalf("following the command read %d bytes of answers, want under 8 KB", total)
+	}
+	// Asked again: the end, and no line twice; from_start reads again.
+	var again commandResult
+	call("wait_for_command", map[string]any{"command_id": run.CommandID}, &again)
+	if again.status() != "0" || len(again.Output) != 0 || again.Earlier != 2000 {
+		t.Fatalf("asked again: got %+v, want status 0, no output, 2000 earlier lines", again)
+	}
+	again = commandResult{}
+	call("wait_for_command", map[string]any{"command_id": run.CommandID, "from_start": true, "max_lines": 3}, &again)
+	if fmt.Sprint(again.Output) != "[line 1998 line 1999 line 2000]" || again.Earlier != 0 || again.OutputCursor == "" {
+		t.Fatalf("from_start: got %+v", again)
+	}
+}

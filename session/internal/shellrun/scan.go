@@ -15,10 +15,18 @@ type Scan struct {
 	pend   []byte // bytes not yet handed on: they may begin a marker; once done, what came after
 	done   bool
 	status int
+	fed    int64 // bytes fed so far
+	outAt  int64 // the bytes fed before the output's first byte; -1 unknown
 }
 
 // NewScan returns a Scan for the markers of the line made with tag.
-func NewScan(tag string) Scan { return Scan{m: newMarkers(tag)} }
+func NewScan(tag string) Scan { return Scan{m: newMarkers(tag), outAt: -1} }
+
+// OutputStart returns how many bytes were fed before the command's first
+// byte of output, right after the start marker (the typed line's echo
+// and the marker itself), and false until the start marker was seen or
+// when it was assumed (AssumeBegun).
+func (s *Scan) OutputStart() (int64, bool) { return s.outAt, s.outAt >= 0 }
 
 // Begun reports whether the start marker was seen: the shell started the
 // command.
@@ -58,6 +66,7 @@ func (s *Scan) DropRest() { s.pend = nil }
 // the end marker is malformed.
 func (s *Scan) Feed(b []byte) ([]byte, bool) {
 	s.pend = append(s.pend, b...)
+	s.fed += int64(len(b))
 	if s.done {
 		return nil, true
 	}
@@ -83,6 +92,7 @@ func (s *Scan) Feed(b []byte) ([]byte, bool) {
 			return nil, true
 		}
 		s.begun = true
+		s.outAt = s.fed - int64(len(s.pend)) + int64(i+len(s.m.start))
 		s.pend = s.pend[i+len(s.m.start):]
 	}
 	if i := bytes.Index(s.pend, s.m.end); i >= 0 {
