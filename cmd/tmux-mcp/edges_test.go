@@ -188,3 +188,24 @@ func TestFollowingACommandReadsEachLineOnce(t *testing.T) {
 		t.Fatalf("from_start: got %+v", again)
 	}
 }
+
+// TestOutputCursorSkipsTheWrapperLine: capture_since from a cut answer's
+// output_cursor starts with the command's first line of output, not with
+// the line tmux-mcp typed to run it (its eval and markers).
+func TestOutputCursorSkipsTheWrapperLine(t *testing.T) {
+	t.Parallel()
+	c, _, pane := workflow(t)
+	c.waitText(t, pane, prompt)
+	var r commandResult
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 1 10", "max_lines": 3, "timeout": 30}, &r)
+	if r.status() != "0" || fmt.Sprint(r.Output) != "[8 9 10]" || r.OutputCursor == "" {
+		t.Fatalf("run_command: got %+v, want 8 9 10, cut, with a cursor", r)
+	}
+	var since struct {
+		Lines []string `json:"lines"`
+	}
+	c.ok(t, "capture_since", map[string]any{"cursor": r.OutputCursor, "max_lines": 0}, &since)
+	if len(since.Lines) < 10 || fmt.Sprint(since.Lines[:10]) != "[1 2 3 4 5 6 7 8 9 10]" {
+		t.Fatalf("capture_since from output_cursor: got %q, want 1 to 10 first", since.Lines)
+	}
+}
