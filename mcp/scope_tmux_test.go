@@ -122,10 +122,13 @@ func refuses(p *scopePolicy, d *toolDef, a access, form map[string]any) bool {
 // agent reads (results, resources) reveals the borrowed session, and
 // reads of it are refused too.
 func TestScopeHostile(t *testing.T) {
+	scopes := []Scope{ScopeOwnedWrite, ScopeOwned}
 	if testing.Short() {
-		t.Skip("slow")
+		// owned refuses what owned-write does and reads too, and checks
+		// that nothing leaks: the quick loop sweeps it alone (1 s).
+		scopes = scopes[1:]
 	}
-	for _, scope := range []Scope{ScopeOwnedWrite, ScopeOwned} {
+	for _, scope := range scopes {
 		t.Run(scope.String(), func(t *testing.T) { scopeHostile(t, scope) })
 	}
 }
@@ -279,9 +282,6 @@ func scopeResources(t *testing.T, env *tmuxEnv, b, own scopeIDs, leaks func(stri
 // sees refused work on the agent's own session, at once after
 // create_session: no tool refuses it, and the listings show it.
 func TestScopeOwnSessionsWork(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	env := newScopeEnv(t, "owned", nil)
 	env.fx.NewSession(t, "borrowed", "sh", "-c", "exec cat >/dev/null")
 	dir := t.TempDir()
@@ -296,6 +296,9 @@ func TestScopeOwnSessionsWork(t *testing.T) {
 		{"session_name": "agent"}, {}, {"source_pane_id": own.pane, "target_pane_id": split.PaneID},
 		{"window_id": own.window, "destination_session": "agent"}, {"scope": "session", "target": "agent"},
 		{"scope": "pane", "target": own.pane}, {"operations": []any{map[string]any{"keys": "x", "pane_id": split.PaneID}}}}
+	if testing.Short() {
+		forms = forms[:5] // one form a kind of target, and the default
+	}
 	destroys := []string{"kill_session", "kill_window", "kill_pane", "respawn_pane", "kill_server", "signal_channel",
 		"show_environment", "set_environment"}
 	for _, d := range catalogue() {
@@ -347,9 +350,6 @@ func TestScopeOwnSessionsWork(t *testing.T) {
 // TestScopeAllowSession: a borrowed session named by --allow-session is in
 // scope, for reads and changes; another borrowed one is not.
 func TestScopeAllowSession(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	env := newScopeEnv(t, "owned", []string{"lent-*"})
 	dir := t.TempDir()
 	heard := filepath.Join(dir, "lent.out")
@@ -376,9 +376,6 @@ func TestScopeAllowSession(t *testing.T) {
 // right after create_session may change the new session, by every form of
 // target, with no wait between.
 func TestScopeCreatedSessionInScopeAtOnce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	for _, scope := range []string{"owned-write", "owned"} {
 		t.Run(scope, func(t *testing.T) {
 			env := newScopeEnv(t, scope, nil)
@@ -410,9 +407,6 @@ func TestScopeCreatedSessionInScopeAtOnce(t *testing.T) {
 // reaches tmux, the rows aimed at the agent's session run, and under owned
 // a read-only batch's listings hold the agent's session only.
 func TestScopeBatchRows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	env := newScopeEnv(t, "owned", nil)
 	dir := t.TempDir()
 	heard := filepath.Join(dir, "borrowed.out")
@@ -469,9 +463,6 @@ func TestScopeBatchRows(t *testing.T) {
 // are refused by pane id and by window id, and the agent's other windows
 // still work.
 func TestScopeLinkedWindow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	for _, scope := range []string{"owned-write", "owned"} {
 		t.Run(scope, func(t *testing.T) {
 			env := newScopeEnv(t, scope, nil)
@@ -499,9 +490,6 @@ func TestScopeLinkedWindow(t *testing.T) {
 // session option of its own session is set. The running tmux has no
 // server option the check does not know.
 func TestScopeServerOptions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	env := newScopeEnv(t, "owned-write", nil)
 	var info SessionInfo
 	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
@@ -530,9 +518,6 @@ func TestScopeServerOptions(t *testing.T) {
 // tmux server. After a restart, a session with the same id and name as the
 // agent's old one is borrowed: refused, and under owned not listed.
 func TestScopeAfterServerRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	env := newScopeEnv(t, "owned", nil)
 	var info SessionInfo
 	env.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
@@ -573,9 +558,6 @@ func TestScopeAfterServerRestart(t *testing.T) {
 // to the scope, so a page holds rows in scope only, and its total and next
 // offset count those alone. (It needs the listings' limit and offset.)
 func TestScopePagedListings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
 	if lookupTool("list_sessions").spec().schema.Properties["limit"] == nil {
 		t.Skip("list_sessions takes no limit here")
 	}
