@@ -94,127 +94,164 @@ func parseGuard(s string) (flags uint64, ok bool) {
 	return flags, err == nil
 }
 
+// parseNotification reads a notification line outside a reply block.
 func parseNotification(s string) Notification {
 	name, rest, _ := strings.Cut(s, " ")
-	bad := func(why string) Notification { return Unknown{Line: s, Err: ProtocolError(why)} }
-	switch name {
-	case "%output":
-		pane, data, ok := strings.Cut(rest, " ")
-		if !ok || !isID(pane, '%') {
-			return bad("malformed %output")
+	if name == "%end" || name == "%error" {
+		return Unknown{Line: s, Err: ProtocolError(name + " outside a block")}
+	}
+	parse, known := notifications[name]
+	if !known {
+		return Unknown{Line: s}
+	}
+	n, why := parse(rest)
+	if n == nil {
+		if why == "" {
+			why = "malformed " + name
 		}
-		return Output{Pane: pane, Data: unescapeOutput(data)}
-	case "%extended-output":
-		pane, tail, ok := strings.Cut(rest, " ")
-		if !ok || !isID(pane, '%') {
-			return bad("malformed %extended-output")
-		}
-		meta, data, ok := strings.Cut(tail, " : ")
-		if !ok {
-			// An empty payload leaves "AGE :" with nothing after the colon.
-			meta, ok = strings.CutSuffix(tail, " :")
-			if !ok {
-				return bad("malformed %extended-output")
-			}
-		}
-		age, _, _ := strings.Cut(meta, " ")
-		ms, err := strconv.ParseInt(age, 10, 64)
-		if err != nil {
-			return bad("malformed %extended-output age")
-		}
-		return Output{Pane: pane, Data: unescapeOutput(data), Extended: true, AgeMS: ms}
-	case "%pause", "%continue", "%pane-mode-changed":
-		if !isID(rest, '%') {
-			return bad("malformed " + name)
-		}
-		switch name {
-		case "%pause":
-			return Pause{Pane: rest}
-		case "%continue":
-			return Continue{Pane: rest}
-		}
-		return PaneModeChanged{Pane: rest}
-	case "%layout-change":
-		f := strings.SplitN(rest, " ", 4)
-		if !isID(f[0], '@') || len(f) < 2 {
-			return bad("malformed %layout-change")
-		}
-		for len(f) < 4 {
-			f = append(f, "")
-		}
-		return LayoutChange{Window: f[0], Layout: f[1], VisibleLayout: f[2], Flags: f[3]}
-	case "%window-add", "%unlinked-window-add", "%window-close", "%unlinked-window-close":
-		if !isID(rest, '@') {
-			return bad("malformed " + name)
-		}
-		unlinked := strings.HasPrefix(name, "%unlinked-")
-		if strings.HasSuffix(name, "-add") {
-			return WindowAdd{Window: rest, Unlinked: unlinked}
-		}
-		return WindowClose{Window: rest, Unlinked: unlinked}
-	case "%window-renamed", "%unlinked-window-renamed":
-		w, n, _ := strings.Cut(rest, " ")
-		if !isID(w, '@') {
-			return bad("malformed " + name)
-		}
-		return WindowRenamed{Window: w, Name: n, Unlinked: name[1] == 'u'}
-	case "%window-pane-changed":
-		w, p, _ := strings.Cut(rest, " ")
-		if !isID(w, '@') || !isID(p, '%') {
-			return bad("malformed %window-pane-changed")
+		return Unknown{Line: s, Err: ProtocolError(why)}
+	}
+	return n
+}
+
+// noteParser reads what follows a notification's name. It returns nil for
+// a malformed line, with why when "malformed NAME" does not say it.
+type noteParser func(rest string) (n Notification, why string)
+
+// notifications are the parsers of the notifications tmux sends, by name.
+var notifications = map[string]noteParser{
+	"%output":                parseOutput,
+	"%extended-output":       parseExtendedOutput,
+	"%pause":                 onID('%', func(p string) Notification { return Pause{Pane: p} }),
+	"%continue":              onID('%', func(p string) Notification { return Continue{Pane: p} }),
+	"%pane-mode-changed":     onID('%', func(p string) Notification { return PaneModeChanged{Pane: p} }),
+	"%layout-change":         parseLayoutChange,
+	"%window-add":            onID('@', func(w string) Notification { return WindowAdd{Window: w} }),
+	"%unlinked-window-add":   onID('@', func(w string) Notification { return WindowAdd{Window: w, Unlinked: true} }),
+	"%window-close":          onID('@', func(w string) Notification { return WindowClose{Window: w} }),
+	"%unlinked-window-close": onID('@', func(w string) Notification { return WindowClose{Window: w, Unlinked: true} }),
+	"%window-renamed":        onIDAnd('@', func(w, n string) Notification { return WindowRenamed{Window: w, Name: n} }),
+	"%unlinked-window-renamed": onIDAnd('@', func(w, n string) Notification {
+		return WindowRenamed{Window: w, Name: n, Unlinked: true}
+	}),
+	"%window-pane-changed": onIDAnd('@', func(w, p string) Notification {
+		if !isID(p, '%') {
+			return nil
 		}
 		return WindowPaneChanged{Window: w, Pane: p}
-	case "%session-changed", "%session-renamed":
-		id, n, _ := strings.Cut(rest, " ")
-		if !isID(id, '$') {
-			return bad("malformed " + name)
+	}),
+	"%session-changed":        onIDAnd('$', func(id, n string) Notification { return SessionChanged{Session: id, Name: n} }),
+	"%session-renamed":        onIDAnd('$', func(id, n string) Notification { return SessionRenamed{Session: id, Name: n} }),
+	"%client-session-changed": parseClientSessionChanged,
+	"%client-detached":        always(func(c string) Notification { return ClientDetached{Client: c} }),
+	"%sessions-changed":       always(func(string) Notification { return SessionsChanged{} }),
+	"%session-window-changed": onIDAnd('$', func(id, w string) Notification {
+		if !isID(w, '@') {
+			return nil
 		}
-		if name == "%session-changed" {
-			return SessionChanged{Session: id, Name: n}
+		return SessionWindowChanged{Session: id, Window: w}
+	}),
+	"%subscription-changed": parseSubscriptionChanged,
+	"%paste-buffer-changed": always(func(b string) Notification { return PasteBufferChanged{Name: b} }),
+	"%paste-buffer-deleted": always(func(b string) Notification { return PasteBufferChanged{Name: b, Deleted: true} }),
+	"%message":              always(func(m string) Notification { return Message{Text: unvisMessage(m)} }),
+	"%config-error":         always(func(e string) Notification { return ConfigError{Text: e} }),
+	"%exit":                 always(func(r string) Notification { return Exit{Reason: r} }),
+}
+
+// always is a parser of a notification whose rest cannot be malformed.
+func always(f func(rest string) Notification) noteParser {
+	return func(rest string) (Notification, string) { return f(rest), "" }
+}
+
+// onID is a parser of a notification whose rest is one id with sigil.
+func onID(sigil byte, f func(id string) Notification) noteParser {
+	return func(rest string) (Notification, string) {
+		if !isID(rest, sigil) {
+			return nil, ""
 		}
-		return SessionRenamed{Session: id, Name: n}
-	case "%client-session-changed":
-		f := strings.SplitN(rest, " ", 3)
-		if len(f) < 2 || !isID(f[1], '$') {
-			return bad("malformed %client-session-changed")
-		}
-		n := ""
-		if len(f) == 3 {
-			n = f[2]
-		}
-		return ClientSessionChanged{Client: f[0], Session: f[1], Name: n}
-	case "%client-detached":
-		return ClientDetached{Client: rest}
-	case "%sessions-changed":
-		return SessionsChanged{}
-	case "%session-window-changed":
-		sid, w, _ := strings.Cut(rest, " ")
-		if !isID(sid, '$') || !isID(w, '@') {
-			return bad("malformed %session-window-changed")
-		}
-		return SessionWindowChanged{Session: sid, Window: w}
-	case "%subscription-changed":
-		meta, value, ok := strings.Cut(rest, " : ")
-		if !ok {
-			meta, ok = strings.CutSuffix(rest, " :")
-		}
-		f := strings.Fields(meta)
-		if !ok || len(f) < 5 {
-			return bad("malformed %subscription-changed")
-		}
-		return SubscriptionChanged{Name: f[0], Session: f[1], Window: f[2], WindowIndex: f[3], Pane: f[4], Value: value}
-	case "%paste-buffer-changed", "%paste-buffer-deleted":
-		return PasteBufferChanged{Name: rest, Deleted: name == "%paste-buffer-deleted"}
-	case "%message":
-		return Message{Text: unvisMessage(rest)}
-	case "%config-error":
-		return ConfigError{Text: rest}
-	case "%exit":
-		return Exit{Reason: rest}
-	case "%end", "%error":
-		return bad(name + " outside a block")
+		return f(rest), ""
 	}
-	return Unknown{Line: s}
+}
+
+// onIDAnd is a parser of a notification whose rest is an id with sigil,
+// then a space and the rest (which f may still find malformed: nil).
+func onIDAnd(sigil byte, f func(id, rest string) Notification) noteParser {
+	return func(rest string) (Notification, string) {
+		id, more, _ := strings.Cut(rest, " ")
+		if !isID(id, sigil) {
+			return nil, ""
+		}
+		return f(id, more), ""
+	}
+}
+
+func parseOutput(rest string) (Notification, string) {
+	pane, data, ok := strings.Cut(rest, " ")
+	if !ok || !isID(pane, '%') {
+		return nil, ""
+	}
+	return Output{Pane: pane, Data: unescapeOutput(data)}, ""
+}
+
+// parseExtendedOutput reads "%PANE AGE ... : DATA".
+func parseExtendedOutput(rest string) (Notification, string) {
+	pane, tail, ok := strings.Cut(rest, " ")
+	if !ok || !isID(pane, '%') {
+		return nil, ""
+	}
+	meta, data, ok := strings.Cut(tail, " : ")
+	if !ok {
+		// An empty payload leaves "AGE :" with nothing after the colon.
+		meta, ok = strings.CutSuffix(tail, " :")
+		if !ok {
+			return nil, ""
+		}
+	}
+	age, _, _ := strings.Cut(meta, " ")
+	ms, err := strconv.ParseInt(age, 10, 64)
+	if err != nil {
+		return nil, "malformed %extended-output age"
+	}
+	return Output{Pane: pane, Data: unescapeOutput(data), Extended: true, AgeMS: ms}, ""
+}
+
+// parseLayoutChange reads "@WINDOW LAYOUT [VISIBLE-LAYOUT [FLAGS]]".
+func parseLayoutChange(rest string) (Notification, string) {
+	f := strings.SplitN(rest, " ", 4)
+	if !isID(f[0], '@') || len(f) < 2 {
+		return nil, ""
+	}
+	for len(f) < 4 {
+		f = append(f, "")
+	}
+	return LayoutChange{Window: f[0], Layout: f[1], VisibleLayout: f[2], Flags: f[3]}, ""
+}
+
+// parseClientSessionChanged reads "CLIENT $SESSION [NAME]".
+func parseClientSessionChanged(rest string) (Notification, string) {
+	f := strings.SplitN(rest, " ", 3)
+	if len(f) < 2 || !isID(f[1], '$') {
+		return nil, ""
+	}
+	n := ""
+	if len(f) == 3 {
+		n = f[2]
+	}
+	return ClientSessionChanged{Client: f[0], Session: f[1], Name: n}, ""
+}
+
+// parseSubscriptionChanged reads "NAME $S @W INDEX %P ... : VALUE".
+func parseSubscriptionChanged(rest string) (Notification, string) {
+	meta, value, ok := strings.Cut(rest, " : ")
+	if !ok {
+		meta, ok = strings.CutSuffix(rest, " :")
+	}
+	f := strings.Fields(meta)
+	if !ok || len(f) < 5 {
+		return nil, ""
+	}
+	return SubscriptionChanged{Name: f[0], Session: f[1], Window: f[2], WindowIndex: f[3], Pane: f[4], Value: value}, ""
 }
 
 // isID reports whether s is sigil followed by decimal digits.

@@ -252,3 +252,78 @@ func lexToken(t *testing.T, q string) string {
 	}
 	return b.String()
 }
+
+// TestEveryNotification reads a well-formed line of every notification
+// the parser knows, and a malformed one of each that can be malformed; a
+// notification added to the table without a row here fails it.
+func TestEveryNotification(t *testing.T) {
+	bad := func(line string) Notification {
+		name, _, _ := strings.Cut(line, " ")
+		return Unknown{Line: line, Err: ProtocolError("malformed " + name)}
+	}
+	tests := []struct {
+		line string
+		want Notification
+	}{
+		{"%output %1 a\\012b", Output{Pane: "%1", Data: []byte("a\nb")}},
+		{"%output %1", bad("%output %1")},
+		{"%extended-output %2 5 : x", Output{Pane: "%2", Data: []byte("x"), Extended: true, AgeMS: 5}},
+		{"%extended-output %2 5", bad("%extended-output %2 5")},
+		{"%extended-output %2 old : x", Unknown{Line: "%extended-output %2 old : x", Err: ProtocolError("malformed %extended-output age")}},
+		{"%pause %3", Pause{Pane: "%3"}},
+		{"%pause @3", bad("%pause @3")},
+		{"%continue %3", Continue{Pane: "%3"}},
+		{"%continue", bad("%continue")},
+		{"%pane-mode-changed %3", PaneModeChanged{Pane: "%3"}},
+		{"%pane-mode-changed %", bad("%pane-mode-changed %")},
+		{"%layout-change @1 l v *", LayoutChange{Window: "@1", Layout: "l", VisibleLayout: "v", Flags: "*"}},
+		{"%layout-change @1", bad("%layout-change @1")},
+		{"%window-add @4", WindowAdd{Window: "@4"}},
+		{"%window-add %4", bad("%window-add %4")},
+		{"%unlinked-window-add @4", WindowAdd{Window: "@4", Unlinked: true}},
+		{"%unlinked-window-add @x", bad("%unlinked-window-add @x")},
+		{"%window-close @4", WindowClose{Window: "@4"}},
+		{"%window-close @4 x", bad("%window-close @4 x")},
+		{"%unlinked-window-close @4", WindowClose{Window: "@4", Unlinked: true}},
+		{"%unlinked-window-close", bad("%unlinked-window-close")},
+		{"%window-renamed @4 a b", WindowRenamed{Window: "@4", Name: "a b"}},
+		{"%window-renamed 4 a", bad("%window-renamed 4 a")},
+		{"%unlinked-window-renamed @4 a", WindowRenamed{Window: "@4", Name: "a", Unlinked: true}},
+		{"%unlinked-window-renamed $4 a", bad("%unlinked-window-renamed $4 a")},
+		{"%window-pane-changed @4 %5", WindowPaneChanged{Window: "@4", Pane: "%5"}},
+		{"%window-pane-changed @4 @5", bad("%window-pane-changed @4 @5")},
+		{"%session-changed $6 s", SessionChanged{Session: "$6", Name: "s"}},
+		{"%session-changed @6 s", bad("%session-changed @6 s")},
+		{"%session-renamed $6 t", SessionRenamed{Session: "$6", Name: "t"}},
+		{"%session-renamed $ t", bad("%session-renamed $ t")},
+		{"%client-session-changed c $6 s", ClientSessionChanged{Client: "c", Session: "$6", Name: "s"}},
+		{"%client-session-changed c $6", ClientSessionChanged{Client: "c", Session: "$6"}},
+		{"%client-session-changed c", bad("%client-session-changed c")},
+		{"%client-detached c", ClientDetached{Client: "c"}},
+		{"%sessions-changed", SessionsChanged{}},
+		{"%session-window-changed $6 @4", SessionWindowChanged{Session: "$6", Window: "@4"}},
+		{"%session-window-changed $6 %4", bad("%session-window-changed $6 %4")},
+		{"%subscription-changed n $1 @2 3 %4 : v", SubscriptionChanged{Name: "n", Session: "$1", Window: "@2", WindowIndex: "3", Pane: "%4", Value: "v"}},
+		{"%subscription-changed n $1 @2 3 %4 :", SubscriptionChanged{Name: "n", Session: "$1", Window: "@2", WindowIndex: "3", Pane: "%4"}},
+		{"%subscription-changed n $1 : v", bad("%subscription-changed n $1 : v")},
+		{"%paste-buffer-changed b", PasteBufferChanged{Name: "b"}},
+		{"%paste-buffer-deleted b", PasteBufferChanged{Name: "b", Deleted: true}},
+		{"%message a\\tb", Message{Text: "a\tb"}},
+		{"%config-error f:1: x", ConfigError{Text: "f:1: x"}},
+		{"%exit why", Exit{Reason: "why"}},
+		{"%exit", Exit{}},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		name, _, _ := strings.Cut(tt.line, " ")
+		seen[name] = true
+		if got := parseNotification(tt.line); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %#v, want %#v", tt.line, got, tt.want)
+		}
+	}
+	for name := range notifications {
+		if !seen[name] {
+			t.Errorf("%s: no row in this test", name)
+		}
+	}
+}
