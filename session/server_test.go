@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,10 +28,46 @@ func testLogger(t testing.TB) *slog.Logger {
 // tests read the environment that cmd would.
 func testSocketDir() string { return SocketDir(os.Getenv("TMUX_TMPDIR"), os.Getuid()) }
 
+// testCtx is the context of a call in a test: it ends after callBound.
+// Under -short, where no test of this package takes more than about 5 s
+// (load 8), the bound is 20 s and a watchdog armed at the test's first
+// testCtx panics, naming the test and showing every goroutine, when the
+// test still runs stallBound later: a loop that spins without looking at
+// its context (a follower that lost a pane's end, review 3's M3) then
+// fails in half a minute, not at go test's 10 minutes.
 func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	bound := 120 * time.Second
+	if testing.Short() {
+		bound = 20 * time.Second
+		armWatchdog(t, bound+10*time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// watchdogs holds the tests whose watchdog is armed.
+var watchdogs sync.Map // testing.TB -> struct{}
+
+// armWatchdog panics, once, if t is still running after d.
+func armWatchdog(t testing.TB, d time.Duration) {
+	if _, armed := watchdogs.LoadOrStore(t, struct{}{}); armed {
+		return
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		close(done)
+		watchdogs.Delete(t)
+	})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(d): // only catches a hang
+			buf := make([]byte, 4<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			panic(fmt.Sprintf("%s: still running %v after its first call began: a loop that ignores its context?\n\n%s", t.Name(), d, buf))
+		}
+	}()
 }
 
 // newTestServer returns a Server for a fresh private tmux socket (no tmux
