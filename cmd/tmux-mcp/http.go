@@ -90,6 +90,46 @@ func isLoopback(host string) bool {
 // shares one engine: one control client per tmux server. base is the
 // server of the flags, used as is under --no-auth.
 func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager *session.Manager, stderr io.Writer, logger *slog.Logger) int {
+	svc, code := newHTTPService(cfg, base, backend, stderr, logger)
+	if svc == nil {
+		return code
+	}
+	defer svc.ln.Close() // Serve closes it too; this covers the returns before.
+
+	// A client gone must not kill the process with SIGPIPE (Go's default
+	// for a write to fd 1 or 2) before the shutdown and --teardown-on-exit.
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	defer signal.Stop(pipes)
+	got := serveUntilSignal(svc.hs, svc.ln, logger, "url", svc.url, "version", versionString(),
+		"socket", cfg.socket.String(), "clients", len(svc.servers))
+	if got == nil {
+		return exitFailure
+	}
+	svc.shutdown(logger)
+	if cfg.teardownOnExit {
+		teardown(manager, logger)
+	}
+	if got == syscall.SIGINT {
+		return exitInterrupt
+	}
+	return exitOK
+}
+
+// httpService is the HTTP face of the server, listening but not yet
+// serving: serveHTTP serves it until a signal, tests in the process.
+type httpService struct {
+	hs      *http.Server
+	ln      net.Listener
+	url     string // where MCP is served
+	servers map[string]*mcp.Server
+	calls   *httpCalls
+}
+
+// newHTTPService reads the tokens, listens, and builds the server of each
+// identity and the HTTP server. On failure it says why on stderr and
+// returns nil and the exit status.
+func newHTTPService(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, stderr io.Writer, logger *slog.Logger) (*httpService, int) {
 	var (
 		toks     []token
 		scheme   = "http"
@@ -99,7 +139,7 @@ func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager 
 		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
 		if err != nil {
 			fmt.Fprintf(stderr, "tmux-mcp: --tls-cert/--tls-key: %v\n", err)
-			return exitUsage
+			return nil, exitUsage
 		}
 		scheme, tlsCerts = "https", []tls.Certificate{cert}
 	}
@@ -109,20 +149,23 @@ func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager 
 		var err error
 		if toks, err = readTokens(cfg.authTokens); err != nil {
 			fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
-			return exitUsage
+			return nil, exitUsage
 		}
 	}
 	ln, err := net.Listen("tcp", cfg.httpAddr)
 	if err != nil {
 		fmt.Fprintf(stderr, "tmux-mcp: --http: %v\n", err)
-		return exitFailure
+		return nil, exitFailure
 	}
-	defer ln.Close() // Serve closes it too; this covers the returns before.
+	fail := func(code int, format string, args ...any) (*httpService, int) {
+		_ = ln.Close() // Best effort: nothing was served.
+		fmt.Fprintf(stderr, "tmux-mcp: "+format+"\n", args...)
+		return nil, code
+	}
 	if !cfg.noAuth && cfg.authTokens == "" {
 		secret, path, made, err := keptToken(cfg.tokenDir, ln.Addr().String(), cfg.newToken)
 		if err != nil {
-			fmt.Fprintf(stderr, "tmux-mcp: no --auth-tokens, and no token file to use: %v\n", err)
-			return exitFailure
+			return fail(exitFailure, "no --auth-tokens, and no token file to use: %v", err)
 		}
 		toks = []token{{hash: sha256.Sum256([]byte(secret)), name: "generated"}}
 		did := "uses the bearer token kept in"
@@ -134,8 +177,7 @@ func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager 
 	}
 	servers, err := httpServers(cfg, base, backend, toks, logger)
 	if err != nil {
-		fmt.Fprintf(stderr, "tmux-mcp: %v\n", err)
-		return exitUsage
+		return fail(exitUsage, "%v", err)
 	}
 
 	calls := newHTTPCalls()
@@ -151,25 +193,15 @@ func serveHTTP(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, manager 
 	if tlsCerts != nil {
 		hs.TLSConfig = &tls.Config{Certificates: tlsCerts, MinVersion: tls.VersionTLS12}
 	}
+	return &httpService{hs: hs, ln: ln, url: scheme + "://" + ln.Addr().String() + mcpPath, servers: servers, calls: calls}, exitOK
+}
 
-	// A client gone must not kill the process with SIGPIPE (Go's default
-	// for a write to fd 1 or 2) before the shutdown and --teardown-on-exit.
-	pipes := make(chan os.Signal, 1)
-	signal.Notify(pipes, syscall.SIGPIPE)
-	defer signal.Stop(pipes)
-	got := serveUntilSignal(hs, ln, logger, "url", scheme+"://"+ln.Addr().String()+mcpPath, "version", versionString(),
-		"socket", cfg.socket.String(), "clients", len(servers))
-	if got == nil {
-		return exitFailure
+// serve serves on the listener until shutdown; with TLS when configured.
+func (s *httpService) serve() error {
+	if s.hs.TLSConfig != nil {
+		return s.hs.ServeTLS(s.ln, "", "")
 	}
-	shutdownHTTP(hs, servers, calls, logger)
-	if cfg.teardownOnExit {
-		teardown(manager, logger)
-	}
-	if got == syscall.SIGINT {
-		return exitInterrupt
-	}
-	return exitOK
+	return s.hs.Serve(s.ln)
 }
 
 // serveUntilSignal serves hs on ln (with TLS when hs has a TLS config)
@@ -312,14 +344,15 @@ func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, call
 	return mux
 }
 
-// shutdownHTTP ends the server: as over stdio, the calls in flight are
+// shutdown ends the server: as over stdio, the calls in flight are
 // cancelled and answered (cancelled); once every request has its answer,
 // every MCP session closes, which ends the streams that keep connections
 // open, and the listener closes.
-func shutdownHTTP(hs *http.Server, servers map[string]*mcp.Server, calls *httpCalls, logger *slog.Logger) {
+func (s *httpService) shutdown(logger *slog.Logger) {
+	hs, calls := s.hs, s.calls
 	calls.cancelAll()
 	calls.wait(stdio.DrainTime, logger)
-	for _, srv := range servers {
+	for _, srv := range s.servers {
 		for ss := range srv.Sessions() {
 			_ = ss.Close() // Best effort: the process is ending.
 		}
