@@ -69,6 +69,7 @@ type config struct {
 	tlsCert    string        // --tls-cert
 	tlsKey     string        // --tls-key
 	httpIdle   time.Duration // --http-idle-timeout: an idle HTTP session ends after it
+	httpLimits httpLimits    // --http-max-conns, --http-max-sessions, TMUX_MCP_HTTP_TIMEOUTS
 	tokenDir   string        // where a made token is kept
 
 	// From the process, not the flags (see readProcess).
@@ -115,6 +116,8 @@ var options = []option{
 	{"--tls-cert FILE", "", "With --http: serve HTTPS with this certificate (PEM), and --tls-key. Required, with --auth-tokens, on any address but loopback."},
 	{"--tls-key FILE", "", "The private key (PEM) of --tls-cert."},
 	{"--http-idle-timeout SECONDS", "", "With --http: an MCP session that sends nothing this long is closed, its subscriptions with it. Default 1800."},
+	{"--http-max-sessions N", "", "With --http: MCP sessions one token may hold at once. A new one past it closes the token's least recently used session that has no request open; when every one has, it is refused (429). Default 100."},
+	{"--http-max-conns N", "", "With --http: connections at once, a quarter of them for clients that have not yet shown a valid token. Default: half the descriptors the process may open, at most 1024. See docs/http.md."},
 	{"", "LIBTMUX_MCP_WAIT_MAX_SECONDS", "Ceiling on any one wait, in seconds: default 30, clamped to [1, 120]. A longer timeout argument is clamped, not refused."},
 	{"", "LIBTMUX_SUPPRESS_HISTORY", "run_command's default for suppress_history: unset or 1 = on, 0 = off. Anything else exits 2."},
 	{"", "TMUX, TMUX_PANE", "Set by tmux inside a pane: the pane, window, session and server this process runs in, which the kill and respawn tools refuse."},
@@ -239,6 +242,7 @@ func configFromEnv(getenv func(string) string) (*config, error) {
 		selfSocketPath:  selfSocketPath(getenv("TMUX")),
 		suppressHistory: true,
 		httpIdle:        httpIdleDefault,
+		httpLimits:      defaultHTTPLimits(),
 		tokenDir:        tokenDir(getenv),
 	}
 	switch v := getenv("LIBTMUX_SUPPRESS_HISTORY"); v {
@@ -249,6 +253,9 @@ func configFromEnv(getenv func(string) string) (*config, error) {
 		return nil, fmt.Errorf("%w: LIBTMUX_SUPPRESS_HISTORY=%q: want 1 (on) or 0 (off)", errUsage, v)
 	}
 	c.waitMax = parseWaitMax(getenv("LIBTMUX_MCP_WAIT_MAX_SECONDS"), &c.warnings)
+	if err := parseHTTPTimeouts(getenv(envHTTPTimeouts), &c.httpLimits); err != nil {
+		return nil, err
+	}
 	if v := getenv("TMUX_MCP_REPLY_DEADLINE"); v != "" {
 		d, err := parseReplyDeadline(v)
 		if err != nil {
@@ -308,6 +315,18 @@ func newFlags(c *config, ssh string) *cmdFlags {
 		c.httpIdle = max(time.Duration(f*float64(time.Second)), time.Millisecond)
 		return nil
 	})
+	positive := func(dst *int, least int) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < least {
+				return fmt.Errorf("want a whole number >= %d", least)
+			}
+			*dst = n
+			return nil
+		}
+	}
+	fs.Func("http-max-sessions", "", positive(&c.httpLimits.maxSessions, 1))
+	fs.Func("http-max-conns", "", positive(&c.httpLimits.maxConns, 2))
 	fs.BoolVar(&c.help, "help", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -427,6 +446,7 @@ func (c *config) applyFlags(f *cmdFlags, getenv func(string) string) {
 	if c.socket.Path != "" {
 		c.socket.Name = ""
 	}
+	c.httpLimits.maxUnauth = unauthCap(c.httpLimits.maxConns)
 }
 
 // parseWaitMax reads LIBTMUX_MCP_WAIT_MAX_SECONDS: a number of seconds,

@@ -184,11 +184,19 @@ func newHTTPService(cfg *config, base *mcp.Server, backend *mcp.TmuxBackend, std
 	for _, srv := range servers {
 		srv.AddReceivingMiddleware(calls.middleware)
 	}
+	// Deadlines and caps (http_guard.go): no client holds a connection
+	// longer than it takes to send a request and read each write of its
+	// answer; a request lasts as long as its call.
+	lim := cfg.httpLimits
+	guard := newConnGuard(lim, logger)
 	hs := &http.Server{
-		Handler:           httpHandler(cfg, servers, toks, calls, scheme, logger),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           lim.deadlines(httpHandler(cfg, servers, toks, calls, guard, scheme, logger)),
+		ReadHeaderTimeout: lim.header,
+		IdleTimeout:       lim.idle,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ConnContext:       guard.connContext,
+		ConnState:         guard.connState,
 	}
 	if tlsCerts != nil {
 		hs.TLSConfig = &tls.Config{Certificates: tlsCerts, MinVersion: tls.VersionTLS12}
@@ -279,7 +287,7 @@ func tokenServer(cfg *config, backend *mcp.TmuxBackend, t token, logger *slog.Lo
 // httpHandler routes requests: the MCP endpoint to the server of the
 // request's token (both protocol eras), behind the bearer-token check and
 // the same-origin check, and the protected-resource metadata.
-func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, calls *httpCalls, scheme string, logger *slog.Logger) http.Handler {
+func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, calls *httpCalls, guard *connGuard, scheme string, logger *slog.Logger) http.Handler {
 	getServer := func(r *http.Request) *sdk.Server {
 		name := ""
 		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
@@ -311,16 +319,19 @@ func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, call
 		}
 		sessions.ServeHTTP(w, r)
 	})
-	h := calls.track(streamable)
+	// Admitted (a valid token, its body read in time), a request is
+	// kept within its token's session cap, then counted in flight.
+	h := admit(guard, newMCPSessions(cfg.httpLimits.maxSessions, servers, logger).handler(calls.track(streamable)))
 	mux := http.NewServeMux()
 	if cfg.noAuth {
 		mux.Handle(mcpPath, sameOrigin(h))
 		return mux
 	}
+	unknown := &rateLog{logger: logger, gap: cfg.httpLimits.logGap, msg: "refused a request with an unknown bearer token"}
 	verify := func(_ context.Context, secret string, r *http.Request) (*auth.TokenInfo, error) {
 		t, ok := lookup(toks, secret)
 		if !ok {
-			logger.Warn("refused a request with an unknown bearer token", "remote", r.RemoteAddr)
+			unknown.note("remote", r.RemoteAddr)
 			return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
 		}
 		return &auth.TokenInfo{UserID: t.name}, nil
