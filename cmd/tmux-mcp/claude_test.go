@@ -21,6 +21,7 @@ import (
 // them connected, and a wrong token not. It runs offline, in a HOME of its
 // own. Without Claude Code installed it skips, except under CI=true.
 func TestClaudeCodeMCPList(t *testing.T) {
+	skipOnLeanLane(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}

@@ -22,6 +22,7 @@ import (
 // the line, Codex passes none of them, and inside tmux the guard of the own
 // pane would be off and the configured socket ignored.
 func TestCodexEnvVars(t *testing.T) {
+	skipOnLeanLane(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")
@@ -114,6 +115,7 @@ func appendFile(t *testing.T, path, text string) {
 // that each client's list says the server connected: both start tmux-mcp and
 // complete the MCP handshake with it.
 func TestClientSnippets(t *testing.T) {
+	skipOnLeanLane(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")

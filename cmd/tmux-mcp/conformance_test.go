@@ -33,6 +33,7 @@ var conformanceScenarios = []string{
 // Authorization header, so the server runs with --no-auth on loopback.
 // Without the suite installed it skips, except under CI=true.
 func TestConformance(t *testing.T) {
+	skipOnLeanLane(t)
 	if testing.Short() {
 		t.Skip("-short")
 	}

@@ -19,6 +19,7 @@ var e2eDir = filepath.Join("..", "..", "test", "e2e")
 // needs `npm ci --prefix test/e2e` (make test and .ci/run do it); without
 // node_modules it skips, except under CI=true, where it fails.
 func TestNodeE2E(t *testing.T) {
+	skipOnLeanLane(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short")

@@ -100,6 +100,22 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
+// envLane names the environment variable that test/matrix/run sets to
+// "lean" on the releases of the matrix that leave out the tests driving
+// other programs (the agent CLIs, the MCP conformance suite, the node
+// end-to-end test): what they check is tmux-mcp's, they run in make test
+// and on the oldest and newest releases, and they take a large share of a
+// release's run.
+const envLane = "TMUX_MCP_TEST_LANE"
+
+// skipOnLeanLane skips t on a lean lane of the matrix (envLane).
+func skipOnLeanLane(t *testing.T) {
+	t.Helper()
+	if os.Getenv(envLane) == "lean" {
+		t.Skip(envLane + "=lean: runs in make test and on the matrix's full lanes")
+	}
+}
+
 // childEnv is the environment of a tmux-mcp under test: this process's,
 // without anything that could point it at another tmux server or change
 // its configuration (TMUX, TMUX_PANE, LIBTMUX_*), with the fixture's tmux
