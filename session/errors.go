@@ -158,6 +158,18 @@ func afterChange(err error) error {
 	return err
 }
 
+// errServerExited is the cause of an operation's failure when the tmux
+// server it worked on exited under it: a retry finds no server, or a new
+// one without the pane it named.
+var errServerExited = errors.New("the tmux server exited")
+
+// serverExited is the error of an operation on pane whose server exited
+// while it waited for what (no command of it was typed).
+func serverExited(sock Socket, pane, what string) *Error {
+	return &Error{Kind: KindNoServer, Msg: fmt.Sprintf("the tmux server on socket %s exited (server_exited) while %s in pane %s; nothing was typed, and pane %s is gone with it",
+		sock, what, pane, pane), Remedy: RemedyStartServer, Err: errServerExited}
+}
+
 // fix sets e's Remedy, so that a call site stays one line.
 func (e *Error) fix(r Remedy) *Error {
 	e.Remedy = r
@@ -174,6 +186,8 @@ func Retryable(err error) bool {
 	switch {
 	case e.Kind == KindNoServer && e.Remedy == RemedyTmuxPath:
 		return false // no binary: the same call fails the same way until the setting changes
+	case errors.Is(e, errServerExited):
+		return false // its panes went with it: the same call names what is gone
 	case e.Kind == KindNoServer, e.Kind == KindConnLost:
 		return !e.Written
 	}

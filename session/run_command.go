@@ -229,8 +229,19 @@ func quitting(p runProbe) bool {
 // gets nothing typed.
 func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	pane := f.pane
-	_, drawn := s.awaitPrompt(ctx, f, nil)
-	if !drawn && (p.program == "tmux" || blank(p.screen)) {
+	gen := s.Generation()
+	// A wait ended by the pane's following (the pane, or its server,
+	// went away) ends this one: the reason is the answer, at once.
+	var lost error
+	wait := func(d time.Duration) bool {
+		_, drawn, err := s.awaitPromptFor(ctx, f, nil, d)
+		if err != nil && lost == nil {
+			lost = err
+		}
+		return drawn
+	}
+	drawn := wait(promptGrace)
+	if !drawn && lost == nil && (p.program == "tmux" || blank(p.screen)) {
 		if p2, err := s.probe(ctx, pane); err == nil {
 			p = p2
 		}
@@ -239,16 +250,28 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe
 		// its rc files): wait once more, or the line would be echoed
 		// before its line editor runs and hides it.
 		if !p.dead && p.at.CursorX == 0 && blank(p.screen) {
-			_, drawn = s.awaitPrompt(ctx, f, nil)
+			drawn = wait(promptGrace)
 		}
+	}
+	if lost != nil {
+		if err := s.goneWhileStarting(ctx, pane, gen); err != nil {
+			return p, err
+		}
+		return p, lost
 	}
 	// Still nothing drawn: a login shell slow to start. Wait for its
 	// prompt for the rest of the timeout, or type nothing.
 	if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
 		if rest := time.Until(deadline); rest > 0 {
-			_, drawn = s.awaitPromptFor(ctx, f, nil, rest)
+			drawn = wait(rest)
 		}
 		if !drawn {
+			// A wait that ended early: the pane, or its server, went away.
+			if err := s.goneWhileStarting(ctx, pane, gen); err != nil {
+				return p, err
+			} else if lost != nil {
+				return p, lost
+			}
 			return p, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
 				"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
 		}
@@ -260,6 +283,24 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe
 		f.skip()
 	}
 	return p, nil
+}
+
+// goneWhileStarting returns why a wait for the first prompt of pane's
+// shell ended without one, when it is that the pane, or its server (of
+// generation gen), is gone; nil while the pane lives.
+func (s *Server) goneWhileStarting(ctx context.Context, pane, gen string) error {
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+	defer cancel()
+	dead, status, ok := s.paneDead(qctx, pane)
+	switch {
+	case !ok || !dead:
+		return nil
+	case status == -2 && s.serverGone(qctx, gen):
+		return serverExited(s.sock, pane, "run_command waited for the shell to draw its first prompt")
+	case status == -2:
+		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
+	}
+	return errorf(KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane).fix(RemedyRespawn)
 }
 
 // refuseUnready returns why a command must not be typed into the pane as
@@ -386,26 +427,28 @@ const promptGrace = time.Second
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
 func (s *Server) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
-	return s.awaitPromptFor(ctx, f, after, promptGrace)
+	p, drawn, _ := s.awaitPromptFor(ctx, f, after, promptGrace)
+	return p, drawn
 }
 
-// awaitPromptFor is awaitPrompt waiting up to d.
-func (s *Server) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool) {
+// awaitPromptFor is awaitPrompt waiting up to d. Its error is the end of
+// the pane's following (the pane or its server gone), not its own timeout.
+func (s *Server) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
 	var text termtext.Lines
 	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	for text.Cursor() == 0 {
 		if _, err := f.wait(pctx, nil); err != nil {
-			return "", false
+			return "", false, nil
 		}
 		r, err := f.read(pctx)
 		text.Write(r.Data)
 		if err != nil {
-			return "", false
+			return "", false, err
 		}
 	}
-	return text.BeforeCursor(), true
+	return text.BeforeCursor(), true, nil
 }
 
 // blank reports whether a screen shows nothing: a pane whose program has

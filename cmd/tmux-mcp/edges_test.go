@@ -209,3 +209,40 @@ func TestOutputCursorSkipsTheWrapperLine(t *testing.T) {
 		t.Fatalf("capture_since from output_cursor: got %q, want 1 to 10 first", since.Lines)
 	}
 }
+
+// TestServerDiesBeforeTheFirstPrompt: the tmux server killed while
+// run_command waits for a new shell's first prompt is server_unavailable,
+// not retryable, saying the server exited, at once; not a deadline that
+// says to retry.
+func TestServerDiesBeforeTheFirstPrompt(t *testing.T) {
+	t.Parallel()
+	fixtures.NeedProgram(t, "bash")
+	for _, how := range []string{"SIGKILL", "kill-server"} {
+		t.Run(how, func(t *testing.T) {
+			c, fx, first := workflow(t)
+			rc, _ := fixtures.SlowBashRC(t)
+			var p struct {
+				PaneID string `json:"pane_id"`
+			}
+			c.ok(t, "split_window", map[string]any{"pane_id": first, "shell": "bash --rcfile " + rc}, &p)
+			answer := make(chan envelope, 1)
+			go func() {
+				answer <- c.fail(t, "run_command", map[string]any{"pane_id": p.PaneID, "command": "echo never", "timeout": 30})
+			}()
+			// No event says that run_command waits for the prompt: it
+			// does within moments of the call, and for 30 s.
+			time.Sleep(2 * time.Second)
+			killed := time.Now()
+			if how == "SIGKILL" {
+				fx.Kill(t)
+			} else {
+				fx.Tmux(t, "kill-server")
+			}
+			e := <-answer
+			if e.Code != "server_unavailable" || e.Retryable || !strings.Contains(e.Message, "server_exited") ||
+				!strings.Contains(e.Message, "nothing was typed") || time.Since(killed) > 10*time.Second {
+				t.Fatalf("server killed before the first prompt: got %+v %v after the kill, want server_unavailable, not retryable, server_exited, at once\nstderr:\n%s", e, time.Since(killed), c.stderr)
+			}
+		})
+	}
+}
