@@ -27,7 +27,17 @@ const (
 	// ScopeOwned sees and changes only the sessions in scope: listings,
 	// searches, resources and read-only defaults leave the others out.
 	ScopeOwned
+	// ScopeTagged is ScopeOwned widened by a person, at the grain of
+	// sessions, windows and panes: those on which the user option @mcp is
+	// set to "on" or to the client's name (a token's name=) join the
+	// scope, read at every call, so that unsetting it takes them away at
+	// once. A window inherits its session's tag, a pane its window's and
+	// its session's; global values count for nothing.
+	ScopeTagged
 )
+
+// TagOption is the user option by which a person lets the tagged scope in.
+const TagOption = "@mcp"
 
 func (s Scope) String() string {
 	switch s {
@@ -37,6 +47,8 @@ func (s Scope) String() string {
 		return "owned-write"
 	case ScopeOwned:
 		return "owned"
+	case ScopeTagged:
+		return "tagged"
 	}
 	return fmt.Sprintf("Scope(%d)", int(s))
 }
@@ -52,6 +64,8 @@ func ParseScope(v string) (s Scope, ok bool) {
 		return ScopeOwnedWrite, true
 	case "owned":
 		return ScopeOwned, true
+	case "tagged":
+		return ScopeTagged, true
 	}
 	return ScopeOwned, false
 }
@@ -63,6 +77,9 @@ func (p *scopePolicy) note() string {
 		return "\nScope owned-write: you see every session but change only those you created with create_session" + p.allowNote() + "."
 	case ScopeOwned:
 		return "\nScope owned: you see and change only the sessions you created with create_session" + p.allowNote() + "."
+	case ScopeTagged:
+		return "\nScope tagged: you see and change only the sessions you created with create_session" + p.allowNote() +
+			", and the sessions, windows and panes a person tagged for you (tmux user option " + TagOption + " set to on or to " + p.tagNames() + ")."
 	}
 	return ""
 }
@@ -121,16 +138,34 @@ type scopePolicy struct {
 	scope Scope
 	allow []string    // --allow-session globs (path.Match), checked valid
 	src   scopeSource // nil when the backend offers none
+	owner string      // the identity served: an @mcp of its name tags for it
 }
 
 // newScopePolicy checks the globs of --allow-session.
-func newScopePolicy(scope Scope, allow []string, src scopeSource) (*scopePolicy, error) {
+func newScopePolicy(scope Scope, allow []string, src scopeSource, owner string) (*scopePolicy, error) {
 	for _, g := range allow {
 		if _, err := path.Match(g, ""); err != nil || g == "" {
 			return nil, fmt.Errorf("%w: --allow-session %q is not a glob", ErrUsage, g)
 		}
 	}
-	return &scopePolicy{scope: scope, allow: slices.Clone(allow), src: src}, nil
+	return &scopePolicy{scope: scope, allow: slices.Clone(allow), src: src, owner: owner}, nil
+}
+
+// narrow reports whether the scope hides what is out of it (owned,
+// tagged), rather than only refusing changes to it.
+func (p *scopePolicy) narrow() bool { return p.scope == ScopeOwned || p.scope == ScopeTagged }
+
+// tags reports whether an @mcp value lets this policy's client in.
+func (p *scopePolicy) tags(value string) bool {
+	return value == "on" || p.owner != "" && value == p.owner
+}
+
+// tagNames says which @mcp values let this client in.
+func (p *scopePolicy) tagNames() string {
+	if p.owner == "" {
+		return "nothing else"
+	}
+	return shellWord(p.owner)
 }
 
 // allowed reports whether a borrowed session named name joins the scope.
@@ -153,6 +188,13 @@ type scopeSource interface {
 	sessionsOf(ctx context.Context, sock Socket, ids []string) (map[string][]string, error)
 }
 
+// tagSource is what a backend offers for the tagged scope: the @mcp
+// values set on the sessions, windows and panes of a placement, read now.
+// Without one, nothing is tagged.
+type tagSource interface {
+	tagsOf(ctx context.Context, sock Socket, pl session.Placement) (session.Tags, error)
+}
+
 // view is the scope as it stands on one server at one moment.
 type view struct {
 	p     *scopePolicy
@@ -160,19 +202,37 @@ type view struct {
 	owns  func(string) bool
 	src   scopeSource
 	sock  Socket
-	fresh bool // pl was read fresh: a miss is a real miss
+	fresh bool         // pl was read fresh: a miss is a real miss
+	tags  session.Tags // under tagged: @mcp as set now on pl's objects
 }
 
-// newView reads the placement of the server sock names.
+// newView reads the placement of the server sock names; under tagged,
+// fresh, with the @mcp tags as they are now.
 func (p *scopePolicy) newView(ctx context.Context, sock Socket) (*view, error) {
 	if p.src == nil {
 		return nil, Errorf(CodeTargetDenied, EffectsNone, "the %s scope cannot be checked by this backend", p.scope)
 	}
-	pl, owns, err := p.src.placement(ctx, sock, false)
+	tagged := p.scope == ScopeTagged
+	pl, owns, err := p.src.placement(ctx, sock, tagged)
 	if err != nil {
 		return nil, err
 	}
-	return &view{p: p, pl: pl, owns: owns, src: p.src, sock: sock}, nil
+	v := &view{p: p, pl: pl, owns: owns, src: p.src, sock: sock, fresh: tagged}
+	return v, v.readTags(ctx)
+}
+
+// readTags reads the tags of v's placement, under tagged.
+func (v *view) readTags(ctx context.Context) error {
+	if v.p.scope != ScopeTagged {
+		return nil
+	}
+	ts, ok := v.src.(tagSource)
+	if !ok {
+		return nil
+	}
+	tags, err := ts.tagsOf(ctx, v.sock, v.pl)
+	v.tags = tags
+	return err
 }
 
 // refresh rereads the placement once, after a miss.
@@ -185,12 +245,42 @@ func (v *view) refresh(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	v.pl, v.owns, v.fresh = pl, owns, true
-	return true, nil
+	return true, v.readTags(ctx)
 }
 
 // inScope reports whether session id is in scope.
 func (v *view) inScope(s session.Session) bool {
-	return v.owns(s.ID) || v.p.allowed(s.Name)
+	return v.owns(s.ID) || v.p.allowed(s.Name) || v.p.tags(v.tags.Sessions[s.ID])
+}
+
+// windowIn reports whether window id, linked into session sid, is in
+// scope: its session is, or (tagged) the window itself is tagged.
+func (v *view) windowIn(id, sid string) bool {
+	return v.inScopeID(sid) || v.p.tags(v.tags.Windows[id])
+}
+
+// paneIn reports whether pane id, in window wid of session sid, is in
+// scope: its window is, or (tagged) the pane itself is tagged.
+func (v *view) paneIn(id, wid, sid string) bool {
+	return v.windowIn(wid, sid) || v.p.tags(v.tags.Panes[id])
+}
+
+// targetIn reports whether target t, found in session sid, is in scope.
+// A pane's window is looked up in the placement; a pane not in it (moved
+// since) is in scope only if its session is.
+func (v *view) targetIn(t target, sid string) bool {
+	switch {
+	case t.kind == "window":
+		return v.windowIn(t.id, sid)
+	case t.kind == "pane":
+		for _, p := range v.pl.Panes {
+			if p.ID == t.id && p.SessionID == sid {
+				return v.paneIn(p.ID, p.WindowID, sid)
+			}
+		}
+		return v.inScopeID(sid) || v.p.tags(v.tags.Panes[t.id])
+	}
+	return v.inScopeID(sid)
 }
 
 // inScopeID reports whether the session with id is in scope.
@@ -294,6 +384,8 @@ func (p *scopePolicy) deny(what, detail string) *ToolError {
 	switch p.scope {
 	case ScopeOwnedWrite:
 		does = "it changes only the sessions this server created or --allow-session names"
+	case ScopeTagged:
+		does = "it sees and changes only the sessions this server created or --allow-session names, and the sessions, windows and panes a person tagged with the tmux user option " + TagOption
 	default:
 		does = "it sees and changes only the sessions this server created or --allow-session names"
 	}
@@ -345,13 +437,16 @@ func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError 
 	}
 	r := t.targets()
 	write := d.access == accessWrite
+	if write && p.scope == ScopeTagged && strings.SplitN(r.option, "[", 2)[0] == TagOption {
+		return p.deny(d.name+" of "+TagOption, "a person sets "+TagOption+", not the agent it lets in")
+	}
 	if write && serverOptions[strings.SplitN(r.option, "[", 2)[0]] {
 		// tmux files a server option in the server's table whatever
 		// target it is given: set-option -t mine escape-time 0 is global.
 		return p.deny(d.name+" of server option "+r.option, "server options are tmux's own, for every session")
 	}
 	if r.server {
-		if write || p.scope == ScopeOwned {
+		if write || p.narrow() {
 			return p.deny(d.name+" on the server-wide table", "name a session, window or pane in scope instead")
 		}
 		return nil
@@ -395,7 +490,7 @@ func (p *scopePolicy) checkDefault(v *view, d *toolDef, in any) *ToolError {
 		}
 	}
 	what := d.name + " with no target, which acts on the oldest session, " + v.sessionLabel(def.ID) + ","
-	if p.scope == ScopeOwned {
+	if p.narrow() {
 		what = d.name + " with no target, which acts on the oldest session,"
 	}
 	return p.deny(what, "name a target in scope")
@@ -427,7 +522,7 @@ func (v *view) recheck(ctx context.Context, ts []target) *ToolError {
 			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
 		}
 		for _, id := range now[t.id] {
-			if !v.inScopeID(id) {
+			if !v.targetIn(t, id) {
 				return v.denyIn(t, id, len(now[t.id]) > 1)
 			}
 		}
@@ -446,7 +541,7 @@ func (v *view) checkTargets(ctx context.Context, ts []target) *ToolError {
 			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
 		}
 		for _, id := range ids {
-			if v.inScopeID(id) {
+			if v.targetIn(t, id) {
 				continue
 			}
 			return v.denyIn(t, id, len(ids) > 1)
@@ -460,8 +555,11 @@ func (v *view) checkTargets(ctx context.Context, ts []target) *ToolError {
 // agent named.
 func (v *view) denyIn(t target, id string, linked bool) *ToolError {
 	what := t.String()
-	if v.p.scope == ScopeOwned {
+	switch v.p.scope {
+	case ScopeOwned:
 		return v.p.deny(what, "to let it in, the user starts the server with --allow-session NAME")
+	case ScopeTagged:
+		return v.p.deny(what, "to let it in, a person runs tmux set-option -p -t PANE "+TagOption+" on (-w for a window, none for a session)")
 	}
 	s, _ := v.sessionOf(id, "")
 	if t.kind != "session" || t.name {
@@ -478,7 +576,7 @@ func (v *view) denyIn(t target, id string, linked bool) *ToolError {
 // checkResource refuses, under owned, a tmux:// URI that names a session
 // or pane outside the scope (tmux://sessions itself is cut to the scope).
 func (p *scopePolicy) checkResource(ctx context.Context, uri string) *ToolError {
-	if p.scope != ScopeOwned {
+	if !p.narrow() {
 		return nil
 	}
 	sock, ts, ok := resourceTargets(uri)
@@ -520,7 +618,7 @@ func resourceTargets(uri string) (Socket, []target, bool) {
 // reach beyond the target pane's session: the loop over every session
 // (#{S:}) and the client variables (clients sit in the user's sessions).
 func (p *scopePolicy) checkFormat(tool, format string) *ToolError {
-	if p.scope != ScopeOwned {
+	if !p.narrow() {
 		return nil
 	}
 	for _, bad := range []string{"S:", "S/", "client_"} {

@@ -29,46 +29,37 @@ func (b *TmuxBackend) sessionsOf(ctx context.Context, sock Socket, ids []string)
 // runs the handler, then keeps the rows in scope. Every other tool is
 // kept on targets in scope by the check before it runs (scopePolicy.check).
 
-// keepInScope returns the predicate "session id is in scope" on the server
-// sock names, read after the listing it filters.
-func keepInScope(ctx context.Context, p *scopePolicy, sock Socket) (func(id string) bool, error) {
-	v, err := p.newView(ctx, sock)
-	if err != nil {
-		return nil, err
-	}
-	return v.inScopeID, nil
-}
-
 // cutList lists every row with list, then cuts the rows outside the scope
-// and pages what is left, so that a page holds rows in scope.
+// (as keep, on the scope read after the listing, says) and pages what is
+// left, so that a page holds rows in scope.
 func cutList[T any](ctx context.Context, p *scopePolicy, sock Socket, page *Paging,
-	list func() (List[T], error), sessionOf func(T) string) (List[T], error) {
+	list func() (List[T], error), keep func(v *view, row T) bool) (List[T], error) {
 	want := *page
 	*page = Paging{} // every row: the page is cut from the rows in scope
 	l, err := list()
 	if err != nil {
 		return l, err
 	}
-	keep, err := keepInScope(ctx, p, sock)
+	v, err := p.newView(ctx, sock)
 	if err != nil {
 		return List[T]{}, err
 	}
-	return paged(slices.DeleteFunc(l.Result, func(row T) bool { return !keep(sessionOf(row)) }), want, same), nil
+	return paged(slices.DeleteFunc(l.Result, func(row T) bool { return !keep(v, row) }), want, same), nil
 }
 
 func cutSessions(ctx context.Context, p *scopePolicy, in ListSessionsIn, run func(ListSessionsIn) (List[SessionInfo], error)) (List[SessionInfo], error) {
 	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[SessionInfo], error) { return run(in) },
-		func(s SessionInfo) string { return s.SessionID })
+		func(v *view, s SessionInfo) bool { return v.inScopeID(s.SessionID) })
 }
 
 func cutWindows(ctx context.Context, p *scopePolicy, in ListWindowsIn, run func(ListWindowsIn) (List[WindowInfo], error)) (List[WindowInfo], error) {
 	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[WindowInfo], error) { return run(in) },
-		func(w WindowInfo) string { return w.SessionID })
+		func(v *view, w WindowInfo) bool { return v.windowIn(w.WindowID, w.SessionID) })
 }
 
 func cutPanes(ctx context.Context, p *scopePolicy, in ListPanesIn, run func(ListPanesIn) (List[PaneInfo], error)) (List[PaneInfo], error) {
 	return cutList(ctx, p, in.Socket, &in.Paging, func() (List[PaneInfo], error) { return run(in) },
-		func(p PaneInfo) string { return p.SessionID })
+		func(v *view, p PaneInfo) bool { return v.paneIn(p.PaneID, p.WindowID, p.SessionID) })
 }
 
 // cutServerInfo counts only the sessions in scope.
@@ -99,15 +90,20 @@ func cutSearch(ctx context.Context, p *scopePolicy, in SearchPanesIn, run func(S
 	if err != nil {
 		return res, err
 	}
-	keep, err := keepInScope(ctx, p, in.Socket)
+	v, err := p.newView(ctx, in.Socket)
 	if err != nil {
 		return SearchPanesResult{}, err
 	}
-	matches := slices.DeleteFunc(res.Matches, func(m PaneContentMatch) bool { return !keep(m.SessionID) })
+	matches := slices.DeleteFunc(res.Matches, func(m PaneContentMatch) bool { return !v.paneIn(m.PaneID, m.WindowID, m.SessionID) })
 	out := searchPage(matches, in.Offset, in.Limit)
 	for _, m := range matches {
 		// A pane whose matching lines were cut holds as many as were kept.
 		out.Truncated = out.Truncated || len(m.MatchedLines) >= in.MaxMatchedLinesPerPane
 	}
 	return out, nil
+}
+
+// tagsOf implements tagSource.
+func (b *TmuxBackend) tagsOf(ctx context.Context, sock Socket, pl session.Placement) (session.Tags, error) {
+	return b.server(sock).Tags(ctx, pl, TagOption)
 }

@@ -170,7 +170,7 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 	if s.reach, err = newSocketReach(opts.Sockets, socks); err != nil {
 		return nil, err
 	}
-	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, src); err != nil {
+	if s.scope, err = newScopePolicy(scope, opts.AllowSessions, src, opts.Owner); err != nil {
 		return nil, err
 	}
 
@@ -248,7 +248,7 @@ func (s *server) handle(ctx context.Context, d *toolDef, in any) (any, error) {
 		}
 		return out, err
 	}
-	if d.cut != nil && s.scope.scope == ScopeOwned {
+	if d.cut != nil && s.scope.narrow() {
 		return d.cut(ctx, s.scope, in, run)
 	}
 	return run(in)

@@ -99,7 +99,7 @@ var options = []option{
 	{"--toolsets SET", "LIBTMUX_TOOLSETS", "libtmux-mcp's toolsets, instead of a tier: a comma-separated set of inspect (read), manage (sessions, windows, layouts, buffers), execute (input, run_command, set_option, set_environment; also split_window's shell and the environment arguments) and teardown (the kill tools, clear_pane, delete_buffer). readonly = inspect, mutating = inspect,manage,execute, destructive = all four. A tier and toolsets both set exits 2 (a flag replaces both variables); an unknown toolset exits 2."},
 	{"--tool NAME", "LIBTMUX_TOOLS", "Expose exactly this tool; repeat for more (the variable: names separated by commas). Replaces the tier's or the toolsets' set. An unknown or repeated name exits 2, naming the nearest tool."},
 	{"--exclude-tool NAME", "LIBTMUX_EXCLUDE_TOOLS", "Leave this tool out; repeat for more (the variable: names separated by commas). An unknown name exits 2."},
-	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created) or owned (sees and changes only those). A --scope flag that names no scope exits 2, listing them; an invalid TMUX_MCP_SCOPE fails closed to owned, with a warning. See docs/scopes.md."},
+	{"--scope SCOPE", "TMUX_MCP_SCOPE", "Which sessions the tools reach: all (default), owned-write (sees everything, changes only the sessions this process created), owned (sees and changes only those) or tagged (owned, plus the sessions, windows and panes a person tagged with the tmux user option @mcp). A --scope flag that names no scope exits 2, listing them; an invalid TMUX_MCP_SCOPE fails closed to owned, with a warning. See docs/scopes.md."},
 	{"--allow-session GLOB", "TMUX_MCP_ALLOW_SESSION", "Borrowed sessions whose name matches GLOB (* ? [...]) join the scope; repeat for more. The variable holds globs separated by ':', which no session name contains. A bad glob exits 2."},
 	{"--socket NAME", "LIBTMUX_SOCKET", "Socket name (tmux -L) of the server used when a call names none."},
 	{"--socket-path PATH", "LIBTMUX_SOCKET_PATH", "Socket path (tmux -S); wins over a socket name. With neither, the server this process runs in (from TMUX), else tmux's default."},
@@ -391,7 +391,7 @@ func (f *cmdFlags) checkChoices() error {
 		return fmt.Errorf("%w: --safety %q: want readonly, mutating or destructive", errUsage, f.safety)
 	}
 	if _, ok := mcp.ParseScope(f.c.scope); set["scope"] && !ok {
-		return fmt.Errorf("%w: --scope %q: want all, owned-write or owned", errUsage, f.c.scope)
+		return fmt.Errorf("%w: --scope %q: want all, owned-write, owned or tagged", errUsage, f.c.scope)
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func readTokens(path string) ([]token, error) {
 				t.safety = v
 			case "scope":
 				if _, ok := mcp.ParseScope(v); !ok || v == "" {
-					return nil, fmt.Errorf("%w: %s: scope=%q: want all, owned-write or owned", errUsage, where, v)
+					return nil, fmt.Errorf("%w: %s: scope=%q: want all, owned-write, owned or tagged", errUsage, where, v)
 				}
 				t.scope = v
 			case "sockets":
