@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// victim is a file an attacker aims at, and what must still be in it.
+type victim struct {
+	path, content string
+}
+
+func newVictim(t *testing.T) victim {
+	t.Helper()
+	v := victim{path: filepath.Join(t.TempDir(), "victim.txt"), content: "precious\n"}
+	if err := os.WriteFile(v.path, []byte(v.content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// intact fails the test unless the victim is still a regular file with
+// its content.
+func (v victim) intact(t *testing.T, after string) {
+	t.Helper()
+	fi, err := os.Lstat(v.path)
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("after %s: victim %s is gone or replaced (%v, %v)", after, v.path, fi, err)
+	}
+	if b, _ := os.ReadFile(v.path); string(b) != v.content {
+		t.Fatalf("after %s: victim holds %q, want %q", after, b, v.content)
+	}
+}
+
+// badSocketNames are socket_names that are paths or no names at all, aimed
+// at the victim: each is refused as invalid_arguments whatever the reach.
+func badSocketNames(t *testing.T, v victim) []string {
+	rel, err := filepath.Rel(testSocketDir(), v.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{
+		rel,    // ../../<tmp>/victim.txt: what deleted a file before
+		v.path, // absolute
+		"..", ".", "a/b", "-Lx", "-S" + v.path,
+		"a\x01b",
+		strings.Repeat("n", 120), // within the schema's 128, beyond what a socket address holds here
+		"#(touch " + v.path + ".pwned)",
+		"x;run-shell 'rm " + v.path + "'",
+	}
+}
+
+// attackSocketNames tries every bad socket_name on tools that would start,
+// read or kill a server, and on a resource, and checks each refusal and
+// that nothing changed on disk.
+func attackSocketNames(t *testing.T, c *client, v victim) {
+	t.Helper()
+	for _, name := range badSocketNames(t, v) {
+		for _, tool := range []string{"create_session", "list_sessions", "get_server_info", "kill_server"} {
+			res := c.call(t, tool, map[string]any{"socket_name": name})
+			e := envelopeOf(t, res)
+			if e.Code != "invalid_arguments" || e.Effects != "none" {
+				t.Errorf("%s socket_name=%q: got %+v, want invalid_arguments with effects none", tool, name, e)
+			}
+			v.intact(t, tool+" socket_name="+name)
+		}
+		if _, err := c.cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "tmux://sessions?socket_name=" + urlQuery(name)}); err == nil {
+			t.Errorf("tmux://sessions?socket_name=%q: read, want a refusal", name)
+		}
+		if !strings.Contains(name, "/") && name != ".." && name != "." {
+			if fileExists(filepath.Join(testSocketDir(), name)) {
+				t.Errorf("socket_name=%q: a socket file appeared in the socket directory", name)
+			}
+		}
+	}
+	if fileExists(v.path + ".pwned") {
+		t.Errorf("a #(...) in socket_name ran: %s exists", v.path+".pwned")
+	}
+}
+
+func urlQuery(s string) string {
+	r := strings.NewReplacer("%", "%25", "&", "%26", "#", "%23", " ", "%20", "/", "%2F", ";", "%3B", "'", "%27", "\x01", "%01")
+	return r.Replace(s)
+}
+
+// TestAttackSocketNames: over stdio and over HTTP with two tokens, a
+// socket_name that is a path (the relative one that deleted a file before,
+// an absolute one), "..", an option, a control character, one too long for
+// a socket address, #(...) and ; are refused before anything runs: the
+// victim file stays, with its content, and no socket appears.
+func TestAttackSocketNames(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	v := newVictim(t)
+	t.Run("stdio", func(t *testing.T) {
+		attackSocketNames(t, startClient(t, fx, "", []string{"--safety", "destructive"}), v)
+	})
+	t.Run("http", func(t *testing.T) {
+		file := tokenFile(t, tokAlice+" name=alice scope=owned sockets=* safety=destructive", tokBob+" name=bob safety=destructive")
+		s := startHTTP(t, fx, "--auth-tokens", file)
+		attackSocketNames(t, s.connect(t, tokAlice, ""), v)
+		attackSocketNames(t, s.connect(t, tokBob, ""), v)
+	})
+}
+
+// TestAttackServersOutOfReach: over HTTP a token reaches the default
+// server and the sockets its line names, nothing else: another tmux server
+// of the user (fx2) is refused by name, by extra_socket_paths and by
+// resource, its sessions untouched, and list_servers shows it only to the
+// token that names it; a socket nobody configured is never started. Over
+// stdio every socket is reached, unless --sockets narrows it.
+func TestAttackServersOutOfReach(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	fx2 := fixtures.NewServer(t) // another tool's, or another person's
+	fx2.NewSession(t, "theirs")
+	before := sessionIDs(t, fx2)
+	never := fx.Socket + "-never"
+	t.Cleanup(func() { _ = os.Remove(filepath.Join(testSocketDir(), never)) })
+	file := tokenFile(t, tokAlice+" name=alice sockets="+fx2.Socket, tokBob+" name=bob safety=destructive")
+	s := startHTTP(t, fx, "--auth-tokens", file)
+	alice, bob := s.connect(t, tokAlice, ""), s.connect(t, tokBob, "")
+
+	servers := func(c *client) []string {
+		var l struct {
+			Result []struct {
+				SocketName string `json:"socket_name"`
+			} `json:"result"`
+		}
+		c.ok(t, "list_servers", nil, &l)
+		var names []string
+		for _, r := range l.Result {
+			names = append(names, r.SocketName)
+		}
+		slices.Sort(names)
+		return names
+	}
+	if got := servers(bob); !slices.Equal(got, []string{fx.Socket}) {
+		t.Errorf("bob's list_servers: got %v, want only the default %s", got, fx.Socket)
+	}
+	want := []string{fx.Socket, fx2.Socket}
+	slices.Sort(want)
+	if got := servers(alice); !slices.Equal(got, want) {
+		t.Errorf("alice's list_servers: got %v, want %v", got, want)
+	}
+
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_sessions", map[string]any{"socket_name": fx2.Socket}},
+		{"get_server_info", map[string]any{"socket_name": fx2.Socket}},
+		{"create_session", map[string]any{"socket_name": fx2.Socket}},
+		{"kill_server", map[string]any{"socket_name": fx2.Socket}},
+		{"capture_pane", map[string]any{"socket_name": fx2.Socket, "pane_id": "%0"}},
+		{"create_session", map[string]any{"socket_name": never}},
+		{"list_servers", map[string]any{"extra_socket_paths": []string{fx2.SocketPath()}}},
+		{"call_destructive_tools_batch", map[string]any{"operations": []any{
+			map[string]any{"tool": "kill_server", "arguments": map[string]any{"socket_name": fx2.Socket}}}}},
+	} {
+		res := bob.call(t, call.tool, call.args)
+		if call.tool == "call_destructive_tools_batch" {
+			if strings.Contains(textOf(res), `"success":true`) || !strings.Contains(textOf(res), "target_denied") {
+				t.Errorf("bob's batch kill_server of %s: got %s, want its row target_denied", fx2.Socket, textOf(res))
+			}
+			continue
+		}
+		if e := envelopeOf(t, res); e.Code != "target_denied" || e.Effects != "none" {
+			t.Errorf("bob's %s %v: got %+v, want target_denied with effects none", call.tool, call.args, e)
+		}
+	}
+	if _, err := bob.cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "tmux://sessions?socket_name=" + fx2.Socket}); err == nil {
+		t.Errorf("bob read tmux://sessions of %s, want a refusal", fx2.Socket)
+	}
+	if err := s.connect(t, tokBob, "2025-11-25").cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: "tmux://sessions?socket_name=" + fx2.Socket}); err == nil {
+		t.Errorf("bob subscribed to tmux://sessions of %s, want a refusal", fx2.Socket)
+	}
+	// 2026-07-28: the Go client's Subscribe does not return the refusal
+	// of subscriptions/listen, so it is asked raw; an accepted listen
+	// would stay open, which the deadline catches.
+	if body := listenRaw(t, s, tokBob, "tmux://sessions?socket_name="+fx2.Socket); !strings.Contains(body, "target_denied") {
+		t.Errorf("bob's subscriptions/listen to tmux://sessions of %s: got %q, want target_denied", fx2.Socket, body)
+	}
+	if fileExists(filepath.Join(testSocketDir(), never)) {
+		t.Errorf("a server was started on %s, which nobody configured", never)
+	}
+	if got := sessionIDs(t, fx2); !slices.Equal(got, before) {
+		t.Errorf("%s's sessions: got %v, want %v untouched", fx2.Socket, got, before)
+	}
+	// The token that names it reaches it; the default socket named by
+	// its name is the default.
+	alice.ok(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}, nil)
+	bob.ok(t, "list_sessions", map[string]any{"socket_name": fx.Socket}, nil)
+
+	t.Run("stdio", func(t *testing.T) {
+		all := startClient(t, fx, "", nil)
+		all.ok(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}, nil)
+		narrow := startClient(t, fx, "", []string{"--sockets", ""})
+		if e := narrow.fail(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}); e.Code != "target_denied" {
+			t.Errorf("stdio --sockets '': got %+v, want target_denied", e)
+		}
+		named := startClient(t, fx, "", []string{"--sockets", fx2.Socket})
+		named.ok(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}, nil)
+	})
+}
+
+// TestAttackStartDirectory: a start_directory holding #(...) or ; is a
+// directory name, taken literally: one that does not exist is refused
+// (invalid_arguments, nothing created), and one that does is where the
+// pane starts, with no command run. Over stdio and over HTTP.
+func TestAttackStartDirectory(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	base := t.TempDir()
+	pwned := filepath.Join(base, "pwned")
+	odd := []string{"#(touch pwned)", "a;touch pwned", "#{pane_id}", "$(touch pwned)"}
+	for _, d := range odd {
+		if err := os.Mkdir(filepath.Join(base, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cwd, _ := os.Getwd()
+	try := func(t *testing.T, c *client) {
+		for _, tool := range []string{"create_session", "create_window", "split_window"} {
+			args := map[string]any{"start_directory": filepath.Join(base, "missing", "#(touch "+pwned+")")}
+			if tool != "create_session" {
+				args["session_name"] = "main"
+			}
+			if e := c.fail(t, tool, args); e.Code != "invalid_arguments" || e.Effects != "none" {
+				t.Errorf("%s with a missing #(...) directory: got %+v, want invalid_arguments, effects none", tool, e)
+			}
+		}
+		for _, d := range odd {
+			dir := filepath.Join(base, d)
+			var info struct {
+				ActivePaneID string `json:"active_pane_id"`
+			}
+			c.ok(t, "create_session", map[string]any{"start_directory": dir}, &info)
+			// Asked of the shell itself, once it runs.
+			var ran struct {
+				Output []string `json:"output"`
+			}
+			c.ok(t, "run_command", map[string]any{"pane_id": info.ActivePaneID, "command": "pwd"}, &ran)
+			if got := strings.Join(ran.Output, "\n"); got != dir {
+				t.Errorf("start_directory %q: the pane started in %q", dir, got)
+			}
+		}
+		for _, p := range []string{pwned, filepath.Join(cwd, "pwned")} {
+			if fileExists(p) {
+				t.Errorf("a command in start_directory ran: %s exists", p)
+			}
+		}
+		for _, d := range odd {
+			if fileExists(filepath.Join(base, d, "pwned")) {
+				t.Errorf("a command in start_directory %q ran in it", d)
+			}
+		}
+	}
+	t.Run("stdio", func(t *testing.T) { try(t, startClient(t, fx, "", nil)) })
+	t.Run("http", func(t *testing.T) {
+		s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice", tokBob+" name=bob"))
+		try(t, s.connect(t, tokAlice, ""))
+		try(t, s.connect(t, tokBob, ""))
+	})
+}
+
+// TestAttackPipePaneFile: pipe_pane's output_path must be a regular file
+// or none yet, in a directory that exists: a directory, a device, a FIFO
+// or a missing directory are refused before tmux is asked, and #(...) in
+// a file name is the file's name.
+func TestAttackPipePaneFile(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main", "sh", "-c", "echo piped; exec cat")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", "main", "#{pane_id}")
+	base := t.TempDir()
+	c := startClient(t, fx, "", nil)
+	for _, p := range []string{base, "/dev/null", filepath.Join(base, "missing", "out")} {
+		if e := c.fail(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": p}); e.Code != "invalid_arguments" || e.Effects != "none" {
+			t.Errorf("pipe_pane to %s: got %+v, want invalid_arguments, effects none", p, e)
+		}
+	}
+	if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_pipe}"); got != "0" {
+		t.Errorf("pane_pipe after the refusals: %q, want 0", got)
+	}
+	odd := filepath.Join(base, "#(touch pwned);x")
+	c.ok(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": odd}, nil)
+	c.ok(t, "pipe_pane", map[string]any{"pane_id": pane}, nil)
+	if fileExists(filepath.Join(base, "pwned")) {
+		t.Errorf("#(...) in output_path ran")
+	}
+}
+
+// listenRaw sends one 2026-07-28 subscriptions/listen for uri with token
+// and returns what came back within 10 s.
+func listenRaw(t *testing.T, s *httpServer, token, uri string) string {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":[` +
+		strconv.Quote(uri) + `]},"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"x","version":"1"},` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen", "Authorization": "Bearer " + token} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("subscriptions/listen: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
