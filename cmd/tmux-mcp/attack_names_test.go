@@ -326,3 +326,64 @@ func listenRaw(t *testing.T, s *httpServer, token, uri string) string {
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
 }
+
+// TestAttackTaggedTokens: two tokens of scope tagged on one server; a
+// pane a person tagged with one token's name is that token's alone, a
+// pane tagged on is both's, and neither reaches an untagged pane, which
+// hears nothing. Over stdio, only on tags.
+func TestAttackTaggedTokens(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	heard := filepath.Join(t.TempDir(), "heard")
+	if err := os.WriteFile(heard, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "plain", "sh", "-c", "exec cat >"+heard)
+	fx.NewSession(t, "alices", "sh", "-c", "exec cat >/dev/null")
+	fx.NewSession(t, "shared", "sh", "-c", "exec cat >/dev/null")
+	pane := func(s string) string { return fx.Tmux(t, "display-message", "-p", "-t", s, "#{pane_id}") }
+	plain, alices, shared := pane("plain"), pane("alices"), pane("shared")
+	fx.Tmux(t, "set-option", "-p", "-t", alices, "@mcp", "alice")
+	fx.Tmux(t, "set-option", "-w", "-t", "shared", "@mcp", "on")
+	s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice scope=tagged", tokBob+" name=bob scope=tagged"))
+	alice, bob := s.connect(t, tokAlice, ""), s.connect(t, tokBob, "")
+	stdio := startClient(t, fx, "", []string{"--scope", "tagged"})
+	for _, tc := range []struct {
+		who  string
+		c    *client
+		sees []string
+	}{
+		{"alice", alice, []string{alices, shared}},
+		{"bob", bob, []string{shared}},
+		{"stdio", stdio, []string{shared}},
+	} {
+		var l struct {
+			Result []struct {
+				PaneID string `json:"pane_id"`
+			} `json:"result"`
+		}
+		tc.c.ok(t, "list_panes", nil, &l)
+		var got []string
+		for _, p := range l.Result {
+			got = append(got, p.PaneID)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tc.sees))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s's list_panes: got %v, want %v", tc.who, got, want)
+		}
+		for _, p := range []string{plain, alices, shared} {
+			res := tc.c.call(t, "send_keys", map[string]any{"pane_id": p, "keys": "typed by " + tc.who, "literal": true})
+			if slices.Contains(tc.sees, p) != !res.IsError {
+				t.Errorf("%s's send_keys to %s: got %s", tc.who, p, textOf(res))
+			}
+			if res.IsError {
+				if e := envelopeOf(t, res); e.Code != "target_denied" || e.Effects != "none" {
+					t.Errorf("%s's send_keys to %s: got %+v, want target_denied, effects none", tc.who, p, e)
+				}
+			}
+		}
+	}
+	if b, _ := os.ReadFile(heard); len(b) != 0 {
+		t.Errorf("the untagged pane heard %q, want nothing", b)
+	}
+}
