@@ -46,7 +46,7 @@ func TestScopeUsage(t *testing.T) {
 		t.Fatalf("bad glob: got exit %d, stdout %q, stderr %q; want exit 2 naming --allow-session", code, stdout, stderr)
 	}
 	stdout, stderr, code = runCmd(t, env, "--scope", "ownd", "tools")
-	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "want all, owned-write or owned") {
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "want all, owned-write, owned or tagged") {
 		t.Fatalf("bad --scope: got exit %d, stdout %q, stderr %q; want exit 2 listing the scopes", code, stdout, stderr)
 	}
 	stdout, stderr, code = runCmd(t, append(env, "TMUX_MCP_SCOPE=ownd"), "tools")
