@@ -75,8 +75,10 @@ func TestWorkflowFzfHeight(t *testing.T) {
 // line, and quits back to the shell.
 func TestWorkflowIPython(t *testing.T) {
 	t.Parallel()
-	fixtures.NeedProgram(t, "ipython3")
-	c, pane, r := startAtPrompt(t, "IPYTHONDIR="+t.TempDir()+" ipython3 --no-banner --colors=NoColor --no-confirm-exit")
+	// By its path: the pane's login shell sets its own PATH, which may not hold
+	// where this one was found (a pyenv shim, say).
+	ipython := fixtures.NeedProgram(t, "ipython3")
+	c, pane, r := startAtPrompt(t, "IPYTHONDIR="+t.TempDir()+" "+ipython+" --no-banner --colors=NoColor --no-confirm-exit")
 	c.waitOrShow(t, pane, "input", `^In \[1\]: $`)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "6 * 7"}, nil)
 	w := c.waitOrShow(t, pane, "input", `^Out\[1\]: 42$`)
