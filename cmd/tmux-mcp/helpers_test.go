@@ -116,6 +116,17 @@ func skipOnLeanLane(t *testing.T) {
 	}
 }
 
+// fxDir is the directory tmux-mcp runs in beside fx: fx's temporary one,
+// so that a session it creates on fx's socket before any other (tmux
+// starts it in the directory of the client that asks) never runs its
+// shell in the package's directory. "" (this process's) without fx.
+func fxDir(fx *fixtures.Server) string {
+	if fx == nil {
+		return ""
+	}
+	return fx.Dir
+}
+
 // childEnv is the environment of a tmux-mcp under test: this process's,
 // without anything that could point it at another tmux server or change
 // its configuration (TMUX, TMUX_PANE, LIBTMUX_*), with the fixture's tmux
@@ -172,6 +183,7 @@ func startClient(t *testing.T, fx *fixtures.Server, version string, args []strin
 	}
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = childEnv(fx, env...)
+	cmd.Dir = fxDir(fx)
 	return startClientCmd(t, cmd, version)
 }
 
@@ -347,6 +359,7 @@ func startRaw(t testing.TB, fx *fixtures.Server, args ...string) *rawServer {
 	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"--socket", fx.Socket}, args...)...)
 	cmd.Env = childEnv(fx)
+	cmd.Dir = fxDir(fx)
 	r := &rawServer{cmd: cmd, lines: make(chan string, 100), stderr: &syncBuffer{}}
 	cmd.Stderr = r.stderr
 	var err error

@@ -71,6 +71,7 @@ func startHTTPEnv(t testing.TB, fx *fixtures.Server, env []string, args ...strin
 	args = append([]string{"--http", "127.0.0.1:0", "--socket", fx.Socket}, args...)
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = env
+	cmd.Dir = fxDir(fx)
 	pr, pw := io.Pipe()
 	s := &httpServer{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = pw
