@@ -198,6 +198,11 @@ func TestAttackServersOutOfReach(t *testing.T) {
 	if got := sessionIDs(t, fx2); !slices.Equal(got, before) {
 		t.Errorf("%s's sessions: got %v, want %v untouched", fx2.Socket, got, before)
 	}
+	// Without a token (--no-auth, loopback tests) the same holds.
+	anyone := startHTTP(t, fx, "--no-auth").connect(t, "", "")
+	if e := anyone.fail(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}); e.Code != "target_denied" {
+		t.Errorf("--no-auth list_sessions of %s: got %+v, want target_denied", fx2.Socket, e)
+	}
 	// The token that names it reaches it; the default socket named by
 	// its name is the default.
 	alice.ok(t, "list_sessions", map[string]any{"socket_name": fx2.Socket}, nil)

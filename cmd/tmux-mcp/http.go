@@ -274,12 +274,9 @@ func tokenServer(cfg *config, backend *mcp.TmuxBackend, t token, logger *slog.Lo
 		opts.Scope = t.scope
 	}
 	// A token reaches the default server, and others only by name: its
-	// sockets=, else --sockets, else none.
-	switch {
-	case t.sockets != nil:
+	// sockets=, else --sockets, else none (serverOptions).
+	if t.sockets != nil {
 		opts.Sockets = t.sockets
-	case opts.Sockets == nil:
-		opts.Sockets = []string{}
 	}
 	return mcp.NewServer(backend, opts)
 }

@@ -145,6 +145,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 
 // serverOptions are the MCP server's options the flags ask for.
 func serverOptions(cfg *config, logger *slog.Logger) *mcp.Options {
+	sockets := cfg.sockets
+	if sockets == nil && cfg.httpAddr != "" {
+		// Over HTTP a client reaches the default server only, unless
+		// --sockets or its token's line names more.
+		sockets = []string{}
+	}
 	return &mcp.Options{
 		Safety:        cfg.safety,
 		Toolsets:      cfg.toolsets,
@@ -152,7 +158,7 @@ func serverOptions(cfg *config, logger *slog.Logger) *mcp.Options {
 		ExcludeTools:  cfg.excludeTools,
 		Scope:         cfg.scope,
 		AllowSessions: cfg.allowSessions,
-		Sockets:       cfg.sockets,
+		Sockets:       sockets,
 		Version:       versionString(),
 		Logger:        logger,
 	}
