@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -203,26 +204,27 @@ type view struct {
 	src   scopeSource
 	sock  Socket
 	fresh bool         // pl was read fresh: a miss is a real miss
-	tags  session.Tags // under tagged: @mcp as set now on pl's objects
+	tags  session.Tags // under tagged: @mcp as set now, of the objects read so far
+	read  map[string]bool
 }
 
-// newView reads the placement of the server sock names; under tagged,
-// fresh, with the @mcp tags as they are now.
+// newView reads the placement of the server sock names.
 func (p *scopePolicy) newView(ctx context.Context, sock Socket) (*view, error) {
 	if p.src == nil {
 		return nil, Errorf(CodeTargetDenied, EffectsNone, "the %s scope cannot be checked by this backend", p.scope)
 	}
-	tagged := p.scope == ScopeTagged
-	pl, owns, err := p.src.placement(ctx, sock, tagged)
+	pl, owns, err := p.src.placement(ctx, sock, false)
 	if err != nil {
 		return nil, err
 	}
-	v := &view{p: p, pl: pl, owns: owns, src: p.src, sock: sock, fresh: tagged}
-	return v, v.readTags(ctx)
+	return &view{p: p, pl: pl, owns: owns, src: p.src, sock: sock}, nil
 }
 
-// readTags reads the tags of v's placement, under tagged.
-func (v *view) readTags(ctx context.Context) error {
+// readTags reads, under tagged, the @mcp tags of the sessions, windows
+// and panes of pl that this view has not read yet, in one round trip. A
+// call reads only what it needs: its targets' chain, or every object for
+// a listing.
+func (v *view) readTags(ctx context.Context, pl session.Placement) error {
 	if v.p.scope != ScopeTagged {
 		return nil
 	}
@@ -230,9 +232,67 @@ func (v *view) readTags(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
-	tags, err := ts.tagsOf(ctx, v.sock, v.pl)
-	v.tags = tags
-	return err
+	if v.read == nil {
+		v.read = map[string]bool{}
+		v.tags = session.Tags{Sessions: map[string]string{}, Windows: map[string]string{}, Panes: map[string]string{}}
+	}
+	var need session.Placement
+	for _, x := range pl.Sessions {
+		if !v.read[x.ID] {
+			v.read[x.ID] = true
+			need.Sessions = append(need.Sessions, session.Session{ID: x.ID})
+		}
+	}
+	for _, x := range pl.Windows {
+		if !v.read[x.ID] {
+			v.read[x.ID] = true
+			need.Windows = append(need.Windows, session.Window{ID: x.ID})
+		}
+	}
+	for _, x := range pl.Panes {
+		if !v.read[x.ID] {
+			v.read[x.ID] = true
+			need.Panes = append(need.Panes, session.Pane{ID: x.ID})
+		}
+	}
+	if len(need.Sessions)+len(need.Windows)+len(need.Panes) == 0 {
+		return nil
+	}
+	tags, err := ts.tagsOf(ctx, v.sock, need)
+	if err != nil {
+		return err
+	}
+	maps.Copy(v.tags.Sessions, tags.Sessions)
+	maps.Copy(v.tags.Windows, tags.Windows)
+	maps.Copy(v.tags.Panes, tags.Panes)
+	return nil
+}
+
+// readAllTags reads the tags of every object of the placement.
+func (v *view) readAllTags(ctx context.Context) error { return v.readTags(ctx, v.pl) }
+
+// readTargetTags reads the tags that decide whether t, found in the
+// sessions ids, is in scope: theirs, its window's and its own.
+func (v *view) readTargetTags(ctx context.Context, t target, ids []string) error {
+	if v.p.scope != ScopeTagged {
+		return nil
+	}
+	var need session.Placement
+	for _, id := range ids {
+		need.Sessions = append(need.Sessions, session.Session{ID: id})
+	}
+	switch t.kind {
+	case "window":
+		need.Windows = append(need.Windows, session.Window{ID: t.id})
+	case "pane":
+		need.Panes = append(need.Panes, session.Pane{ID: t.id})
+		for _, p := range v.pl.Panes {
+			if p.ID == t.id {
+				need.Windows = append(need.Windows, session.Window{ID: p.WindowID})
+			}
+		}
+	}
+	return v.readTags(ctx, need)
 }
 
 // refresh rereads the placement once, after a miss.
@@ -245,7 +305,7 @@ func (v *view) refresh(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	v.pl, v.owns, v.fresh = pl, owns, true
-	return true, v.readTags(ctx)
+	return true, nil
 }
 
 // inScope reports whether session id is in scope.
@@ -462,6 +522,9 @@ func (p *scopePolicy) check(ctx context.Context, d *toolDef, in any) *ToolError 
 		return te
 	}
 	if len(r.list) == 0 {
+		if err := v.readTags(ctx, session.Placement{Sessions: v.pl.Sessions}); err != nil {
+			return classify(err)
+		}
 		return p.checkDefault(v, d, in)
 	}
 	if te := v.checkTargets(ctx, r.list); te != nil || !write {
@@ -521,6 +584,9 @@ func (v *view) recheck(ctx context.Context, ts []target) *ToolError {
 		if len(now[t.id]) == 0 {
 			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
 		}
+		if err := v.readTargetTags(ctx, t, now[t.id]); err != nil {
+			return classify(err)
+		}
 		for _, id := range now[t.id] {
 			if !v.targetIn(t, id) {
 				return v.denyIn(t, id, len(now[t.id]) > 1)
@@ -539,6 +605,9 @@ func (v *view) checkTargets(ctx context.Context, ts []target) *ToolError {
 		}
 		if !found {
 			return Errorf(CodeNotFound, EffectsNone, "can't find %s", t)
+		}
+		if err := v.readTargetTags(ctx, t, ids); err != nil {
+			return classify(err)
 		}
 		for _, id := range ids {
 			if v.targetIn(t, id) {

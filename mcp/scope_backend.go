@@ -41,6 +41,9 @@ func cutList[T any](ctx context.Context, p *scopePolicy, sock Socket, page *Pagi
 		return l, err
 	}
 	v, err := p.newView(ctx, sock)
+	if err == nil {
+		err = v.readAllTags(ctx)
+	}
 	if err != nil {
 		return List[T]{}, err
 	}
@@ -69,6 +72,9 @@ func cutServerInfo(ctx context.Context, p *scopePolicy, in GetServerInfoIn, run 
 		return info, err
 	}
 	v, err := p.newView(ctx, in.Socket)
+	if err == nil {
+		err = v.readTags(ctx, session.Placement{Sessions: v.pl.Sessions})
+	}
 	if err != nil {
 		return ServerInfo{}, err
 	}
@@ -91,6 +97,9 @@ func cutSearch(ctx context.Context, p *scopePolicy, in SearchPanesIn, run func(S
 		return res, err
 	}
 	v, err := p.newView(ctx, in.Socket)
+	if err == nil {
+		err = v.readAllTags(ctx)
+	}
 	if err != nil {
 		return SearchPanesResult{}, err
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,4 +155,40 @@ func TestScopeTagged(t *testing.T) {
 	if b, err := os.ReadFile(heard); err != nil || len(b) != 0 {
 		t.Errorf("plain's pane heard %q (%v), want nothing", b, err)
 	}
+}
+
+// TestScopeTaggedCost measures a capture_pane of a pane in scope under
+// all, owned (the session by --allow-session) and tagged, on a server of
+// 4 sessions of 5 panes, and logs what each costs against all, measured
+// in the same process (run with -v). Under tagged each call reads the
+// placement fresh and @mcp of every session, window and pane.
+func TestScopeTaggedCost(t *testing.T) {
+	if testing.Short() || os.Getenv("TMUX_MCP_COST") == "" {
+		t.Skip("a measurement: set TMUX_MCP_COST=1")
+	}
+	per := map[string]float64{}
+	for _, scope := range []string{"all", "owned", "tagged"} {
+		env := newScopeEnv(t, scope, []string{"s0"})
+		for i := range 4 {
+			name := fmt.Sprintf("s%d", i)
+			env.fx.NewSession(t, name, "sh", "-c", "exec cat")
+			for range 4 {
+				env.fx.Tmux(t, "split-window", "-d", "-t", name, "sh", "-c", "exec cat")
+				env.fx.Tmux(t, "select-layout", "-t", name, "tiled")
+			}
+		}
+		env.fx.Tmux(t, "set-option", "-t", "s0", "@mcp", "on")
+		pane := idsOf(t, env, "s0").pane
+		args := map[string]any{"pane_id": pane}
+		env.ok(t, "capture_pane", args, nil)
+		r := testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				if res := call(t, env.cs, "capture_pane", args); res.IsError {
+					b.Fatal(textOf(res))
+				}
+			}
+		})
+		per[scope] = float64(r.NsPerOp())
+	}
+	t.Logf("capture_pane: all %.0f µs; owned %.2fx; tagged %.2fx", per["all"]/1e3, per["owned"]/per["all"], per["tagged"]/per["all"])
 }
