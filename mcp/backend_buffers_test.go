@@ -1,12 +1,47 @@
 package mcp
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session"
 )
+
+// TestBufferOwner: a buffer name carries its owner's tag, so another
+// identity's call is refused as for a missing buffer, before tmux; the
+// process itself (stdio) may use any name of the namespace.
+func TestBufferOwner(t *testing.T) {
+	alice := session.WithOwner(context.Background(), "alice")
+	bob := session.WithOwner(context.Background(), "bob")
+	name, err := newBufferName("alice", "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bufferNameRE.MatchString(name) {
+		t.Fatalf("name %q breaks the namespace's pattern", name)
+	}
+	if err := checkBuffer(alice, name, noBuffer); err != nil {
+		t.Fatalf("alice's own buffer: %v", err)
+	}
+	if err := checkBuffer(context.Background(), name, noBuffer); err != nil {
+		t.Fatalf("the process itself: %v", err)
+	}
+	var te *ToolError
+	err = checkBuffer(bob, name, noBuffer)
+	if !errors.As(err, &te) || te.Code != CodeNotFound || te.Effects != EffectsNone || te.Message != "no buffer "+name {
+		t.Fatalf("bob uses alice's buffer: got %v, want not_found, effects none, as a missing buffer", err)
+	}
+	// A tag forged from alice's name for bob does not pass either.
+	forged := name[:len(bufferPrefix)+16] + strings.Repeat("0", 16) + name[len(bufferPrefix)+32:]
+	if ownsBuffer(bob, forged) || ownsBuffer(alice, forged) {
+		t.Fatalf("a forged tag %q passes", forged)
+	}
+}
 
 // savedBuffer reads a buffer's exact bytes through a separate tmux process.
 func savedBuffer(t *testing.T, env *tmuxEnv, name string) string {
