@@ -191,3 +191,31 @@ func TestHTTPStalledClients(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPWaitOutlivesDeadlines: a request lasts as long as its call: a
+// wait three times longer than every HTTP deadline (0.3 s here) ends on
+// its own timeout, answered, and a stream stays open past them.
+func TestHTTPWaitOutlivesDeadlines(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", "main", "#{pane_id}"))
+	svc, stderr := startHTTPInProcess(t, fx, []string{envHTTPTimeouts + "=header=0.3,body=0.3,write=0.3,idle=0.3"},
+		"--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
+	s := &httpServer{url: svc.url, stderr: stderr}
+	for _, v := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			c := s.connect(t, tokAlice, v)
+			var r struct {
+				Found   bool    `json:"found"`
+				Outcome string  `json:"outcome"`
+				Elapsed float64 `json:"elapsed_seconds"`
+			}
+			c.ok(t, "wait_for_text", map[string]any{"pane_id": pane, "patterns": []string{"never-printed-QQQ"}, "timeout": 1}, &r)
+			if r.Found || r.Elapsed < 0.9 {
+				t.Fatalf("got %+v, want not found after its 1 s", r)
+			}
+			// The session, and its stream, still answer.
+			c.ok(t, "list_servers", map[string]any{}, nil)
+		})
+	}
+}
