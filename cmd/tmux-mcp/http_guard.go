@@ -328,9 +328,10 @@ func bodyOf(r *http.Request) []byte {
 // --no-auth) through: its connection counts as authenticated, its body is
 // read whole within the body deadline (413 past maxBodyBytes, 408 past the
 // deadline, each closing the connection), and then the read deadline is
-// lifted, since the server's read that watches for the client going away
-// would otherwise end the request's context at it: from here a request
-// lasts as long as its call, and each write has its own deadline.
+// lifted: from here a request lasts as long as its call, and each write
+// has its own deadline. (net/http lifts it too when, the body read, it
+// starts watching for the client going away; this says so for HTTP/2's
+// streams as well.)
 func admit(g *connGuard, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g != nil {
