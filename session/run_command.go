@@ -641,6 +641,16 @@ func (o *outputLines) trim(max, maxBytes int) {
 	}
 }
 
+// cutAfter drops the lines from the absolute index n on (those still
+// kept).
+func (o *outputLines) cutAfter(n int) {
+	keep := max(n-o.dropped, 0)
+	for _, l := range o.lines[min(keep, len(o.lines)):] {
+		o.size -= len(l) + 1
+	}
+	o.lines = o.lines[:min(keep, len(o.lines))]
+}
+
 // since returns the kept lines from the absolute index from on (the
 // first line the command printed is 0): the newest max of them within
 // maxBytes (0: the bounds o keeps), how many lines from on it leaves out

@@ -318,12 +318,23 @@ type follower struct {
 	text termtext.Lines
 	rows paneread.RowTracker // where the output moved the cursor (readDrawn)
 	scan shellrun.Scan
-	// One timer for two deadlines: the next check of a command not
-	// started yet (graceAt), and a look put off because the last one
-	// was recent (lookDue, zero if none).
-	graceAt, look, lookDue time.Time
-	timer                  *time.Timer
+	// One timer for three deadlines: the next check of a command not
+	// started yet (graceAt), a look put off because the last one was
+	// recent (lookDue, zero if none), and the next check that the pane
+	// still runs the shell, lookEvery after the last (checked).
+	graceAt, look, lookDue, checked time.Time
+	timer                           *time.Timer
+	lastData                        time.Time // when output last came
+	// sure is how many lines of output the command had when a check last
+	// found its shell in the pane: lines after it may be a new program's.
+	sure int
 }
+
+// burstGap is the pause in a command's output after which the pane is
+// checked: the lines read until then count as the command's once the
+// check finds its shell, and are dropped if a new program runs there
+// (respawn-pane -k), whose start-up lines they may be.
+const burstGap = 50 * time.Millisecond
 
 func (f *follower) run(ctx context.Context) {
 	for {
@@ -341,6 +352,7 @@ func (f *follower) run(ctx context.Context) {
 			}
 			continue
 		}
+		f.lastData = time.Now()
 		r, end, ended := f.consume(ctx)
 		if ended {
 			return
@@ -434,19 +446,76 @@ func (f *follower) tick(ctx context.Context) bool {
 	if !f.lookDue.IsZero() && !now.Before(f.lookDue) && f.lookNow(ctx) {
 		return true
 	}
+	if !now.Before(f.checkAt()) && f.checkPane(ctx) {
+		return true
+	}
 	f.rearm()
 	return false
 }
 
+// checkAt is when the pane is next checked: burstGap after output that
+// came since the last check, and lookEvery after the last check while the
+// command prints nothing, for nothing in its output says that the pane
+// was respawned, or died and was kept (remain-on-exit), until the new
+// program prints, seconds later perhaps.
+func (f *follower) checkAt() time.Time {
+	if f.lastData.After(f.checked) {
+		return f.lastData.Add(burstGap)
+	}
+	last := f.checked
+	if f.look.After(last) {
+		last = f.look
+	}
+	return last.Add(lookEvery)
+}
+
+// respawned ends the command as respawned. The output read since the
+// last check that found the shell may be the new program's (its start-up
+// lines, its prompt): it is dropped, and so is what the stream holds since
+// the last read.
+func (f *follower) respawned() {
+	f.c.mu.Lock()
+	f.c.out.cutAfter(f.sure)
+	f.c.mu.Unlock()
+	f.text = termtext.Lines{}
+	f.finish(EndRespawned, 0, false, nil)
+}
+
+// checkPane checks, in one round trip, that the pane still runs the shell
+// the command was typed into, and reports whether the command ended: the
+// pane was respawned (what the stream holds since the last read is the new
+// program's, and is not output), or is dead or gone.
+func (f *follower) checkPane(ctx context.Context) bool {
+	f.checked = time.Now()
+	if f.s.sameShell(ctx, f.c) {
+		f.c.mu.Lock()
+		f.sure = f.c.out.dropped + len(f.c.out.lines)
+		f.c.mu.Unlock()
+		return false
+	}
+	fate, status, known := f.s.paneFate(ctx, f.c)
+	switch fate {
+	case "":
+		return false
+	case EndRespawned:
+		f.respawned()
+		return true
+	}
+	// The shell's last output (its end marker perhaps) is in the stream.
+	if _, _, ended := f.consume(ctx); !ended {
+		f.finish(fate, status, known, nil)
+	}
+	return true
+}
+
 // rearm sets the timer to the nearer of its two deadlines.
 func (f *follower) rearm() {
-	next := f.lookDue
-	if !f.scan.Begun() && (next.IsZero() || f.graceAt.Before(next)) {
-		next = f.graceAt
+	next := f.checkAt()
+	if !f.lookDue.IsZero() && f.lookDue.Before(next) {
+		next = f.lookDue
 	}
-	if next.IsZero() {
-		f.timer.Stop()
-		return
+	if !f.scan.Begun() && f.graceAt.Before(next) {
+		next = f.graceAt
 	}
 	f.timer.Reset(time.Until(next))
 }
@@ -457,6 +526,10 @@ func (f *follower) lookNow(ctx context.Context) bool {
 	end := f.s.lookAtCommand(ctx, f.c)
 	if end == "" {
 		return false
+	}
+	if end == EndRespawned {
+		f.respawned()
+		return true
 	}
 	// tmux delivers a pane's output before the reply to a command sent
 	// after it was read: what the look saw drawn, the stream holds, the
@@ -536,6 +609,19 @@ func (s *Server) serverGone(ctx context.Context, gen string) bool {
 		return errors.As(err, &e) && e.Kind == KindNoServer
 	}
 	return s.Generation() != gen || len(rs[0].Lines) == 0
+}
+
+// sameShell reports whether c's pane still runs, alive, the process c was
+// typed into, in one round trip; true when tmux could not be asked.
+func (s *Server) sameShell(ctx context.Context, c *runningCommand) bool {
+	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
+	if err != nil {
+		var e *Error
+		return !(errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer))
+	}
+	return strings.Join(rs[0].Lines, "") == c.pane+"\t0\t"+c.pid
 }
 
 func (s *Server) panePid(ctx context.Context, pane string) (string, error) {

@@ -246,3 +246,39 @@ func TestServerDiesBeforeTheFirstPrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestRespawnDuringARun: respawn-pane -k while run_command waits answers
+// pane_respawned within about a second (the new program printing at once,
+// or nothing for seconds), and the new program's lines are not in the
+// command's output. Before, the answer waited for the new program's first
+// output (3.5 s for a shell with heavy rc files) and held its lines.
+func TestRespawnDuringARun(t *testing.T) {
+	t.Parallel()
+	for _, newProgram := range []string{"sh -c 'echo NEW-PROGRAM; exec sleep 60'", "sh -c 'sleep 8; echo NEW-PROGRAM; exec sleep 60'"} {
+		t.Run(strings.Fields(newProgram)[2], func(t *testing.T) {
+			c, fx, pane := workflow(t)
+			c.waitText(t, pane, prompt)
+			answer := make(chan commandResult, 1)
+			go func() {
+				var r commandResult
+				c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "echo started; sleep 60", "timeout": 30}, &r)
+				answer <- r
+			}()
+			c.waitOnScreen(t, pane, "^started$")
+			// An agent respawns a pane it has read, not within the
+			// moment after: lines printed within burstGap (50 ms) of a
+			// respawn cannot be told from the new program's, and are
+			// dropped with them. This is that moment passing, not a
+			// wait for an event.
+			time.Sleep(300 * time.Millisecond)
+			respawned := time.Now()
+			fx.Tmux(t, "respawn-pane", "-k", "-t", pane, newProgram)
+			r := <-answer
+			took := time.Since(respawned)
+			t.Logf("answered %v after the respawn", took)
+			if r.Ended != "pane_respawned" || fmt.Sprint(r.Output) != "[started]" || took > 3*time.Second {
+				t.Fatalf("respawn during a run: got %+v %v after the respawn, want pane_respawned, output [started], within a second or so\n%s", r, took, c.stderr)
+			}
+		})
+	}
+}
