@@ -63,12 +63,22 @@ func toolNames(tools []*sdk.Tool) []string {
 
 func call(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	ctx, cancel := context.WithTimeout(context.Background(), callWatchdog)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if ctx.Err() != nil {
+		t.Fatalf("tools/call %s: no answer in %v: a call that never ends (%v)", name, callWatchdog, err)
+	}
 	if err != nil {
 		t.Fatalf("tools/call %s: protocol error: %v", name, err)
 	}
 	return res
 }
+
+// callWatchdog bounds every call of a test, to name a hang (a handler
+// that spins, say) in seconds rather than at go test's 10 minutes. The
+// longest wait a test asks for is WaitMax, 30 s.
+const callWatchdog = 90 * time.Second
 
 // envelopeOf returns the error envelope of a failed result, checking that
 // the text content carries the same JSON.
