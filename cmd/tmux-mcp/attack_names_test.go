@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -390,5 +391,76 @@ func TestAttackTaggedTokens(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(heard); len(b) != 0 {
 		t.Errorf("the untagged pane heard %q, want nothing", b)
+	}
+}
+
+// TestAttackNamesRunNothing: #(...), #{...} and ; in every name an agent
+// gives tmux (session, window and pane names, titles, environment values)
+// and in option values and keys typed as text create no file: each call
+// either keeps the text as it is or is refused.
+func TestAttackNamesRunNothing(t *testing.T) {
+	// The names are short (64 bytes at most): the jobs would find the
+	// directory in their environment, which the tmux server inherits.
+	dir := t.TempDir()
+	t.Setenv("PWN", dir)
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main", "sh", "-c", "exec cat >/dev/null")
+	c := startClient(t, fx, "", nil)
+	var info struct {
+		SessionID    string `json:"session_id"`
+		ActivePaneID string `json:"active_pane_id"`
+	}
+	c.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
+	var w struct {
+		WindowID string `json:"window_id"`
+	}
+	c.ok(t, "create_window", map[string]any{"session_id": info.SessionID}, &w)
+	n := 0
+	evil := func() string {
+		n++
+		return fmt.Sprintf("#(touch $PWN/j%d);touch $PWN/s%d #{session_id}", n, n)
+	}
+	calls := []struct {
+		tool string
+		args func() map[string]any
+	}{
+		{"create_session", func() map[string]any { return map[string]any{"session_name": evil(), "window_name": evil()} }},
+		{"create_window", func() map[string]any {
+			return map[string]any{"session_id": info.SessionID, "window_name": evil(), "environment": map[string]any{"X": evil()}}
+		}},
+		{"rename_window", func() map[string]any { return map[string]any{"window_id": w.WindowID, "new_name": evil()} }},
+		{"rename_session", func() map[string]any { return map[string]any{"session_id": info.SessionID, "new_name": evil()} }},
+		{"set_pane_title", func() map[string]any { return map[string]any{"pane_id": info.ActivePaneID, "title": evil()} }},
+		{"set_option", func() map[string]any {
+			return map[string]any{"scope": "session", "target": info.SessionID, "option": "@note", "value": evil()}
+		}},
+		{"set_environment", func() map[string]any {
+			return map[string]any{"session_id": info.SessionID, "name": "Y", "value": evil()}
+		}},
+		{"load_buffer", func() map[string]any { return map[string]any{"content": evil()} }},
+		{"search_panes", func() map[string]any { return map[string]any{"pattern": evil()} }},
+		{"wait_for_text", func() map[string]any {
+			return map[string]any{"pane_id": info.ActivePaneID, "patterns": []string{evil()}, "timeout": 0.1}
+		}},
+	}
+	for _, call := range calls {
+		args := call.args()
+		res := c.call(t, call.tool, args)
+		if res.IsError && call.tool != "wait_for_text" {
+			t.Errorf("%s %v: %s", call.tool, args, textOf(res))
+		}
+		if res.IsError {
+			if e := envelopeOf(t, res); e.Effects != "none" && e.Code != "deadline" {
+				t.Errorf("%s %v: refused with effects %q: %s", call.tool, args, e.Effects, e.Message)
+			}
+		}
+	}
+	// Names kept as given, not expanded.
+	if got := fx.Tmux(t, "display-message", "-p", "-t", w.WindowID, "#{window_name}"); !strings.HasPrefix(got, "#(touch ") {
+		t.Errorf("window name after rename_window: %q, want the text as given", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("a #(...) or ; in an argument ran: %s was created", e.Name())
 	}
 }
