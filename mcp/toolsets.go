@@ -146,11 +146,10 @@ func SelectTools(sel Selection) (ToolSelection, error) {
 			out.Warning = fmt.Sprintf("invalid safety tier %q; using readonly", sel.Safety)
 		}
 		out.Summary = "Safety tier: " + tier.String() + "."
-		out.tier = tier
+		out.tier, out.toolsets = tier, tierToolsets[tier]
 		for _, d := range catalogue() {
 			if d.tier <= tier {
 				out.Enabled[d.name] = true
-				out.toolsets |= d.toolset
 			}
 		}
 	}
@@ -229,6 +228,15 @@ func (s *server) checkExecArgs(d *toolDef, args map[string]any) *ToolError {
 		}
 	}
 	return nil
+}
+
+// tierToolsets are the toolsets each tier stands for, as libtmux-mcp
+// maps them (teardown_session, in the teardown toolset, is in the mutating
+// tier all the same: it destroys only what this process made).
+var tierToolsets = map[Tier]Toolset{
+	TierReadonly:    ToolsetInspect,
+	TierMutating:    ToolsetInspect | ToolsetManage | ToolsetExecute,
+	TierDestructive: ToolsetInspect | ToolsetManage | ToolsetExecute | ToolsetTeardown,
 }
 
 // denialOf is the message of tool_denied for d: what the selection in

@@ -273,3 +273,33 @@ func TestDeclarationsAreComplete(t *testing.T) {
 		d.check() // the real ones pass
 	}
 }
+
+// TestDenialNamesWhatAllows: tool_denied's message names the tier or
+// toolsets in force, as configured, and the setting that allows the tool.
+func TestDenialNamesWhatAllows(t *testing.T) {
+	for _, tc := range []struct {
+		sel  Selection
+		tool string
+		want []string
+	}{
+		{Selection{}, "kill_pane", []string{"safety tier mutating (toolsets inspect,manage,execute)", "toolset teardown and tier destructive", "--safety destructive", "--toolsets inspect,manage,execute,teardown"}},
+		{Selection{Safety: "readonly"}, "send_keys", []string{"safety tier readonly (toolsets inspect)", "--safety mutating", "--toolsets inspect,execute"}},
+		{Selection{Toolsets: "inspect,manage"}, "run_command", []string{"toolsets inspect,manage (--toolsets", "--toolsets inspect,manage,execute"}},
+		{Selection{Tools: []string{"list_panes"}}, "send_keys", []string{"only the tools named by --tool (LIBTMUX_TOOLS): list_panes", "--tool send_keys added"}},
+		{Selection{Exclude: []string{"send_keys"}}, "send_keys", []string{"excluded by --exclude-tool", "without --exclude-tool send_keys"}},
+	} {
+		sel, err := SelectTools(tc.sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := sel.denialOf(lookupTool(tc.tool), false)
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%+v, %s: %q lacks %q", tc.sel, tc.tool, msg, w)
+			}
+		}
+		if len(msg) > MaxMessageBytes {
+			t.Errorf("%+v, %s: %d bytes", tc.sel, tc.tool, len(msg))
+		}
+	}
+}
