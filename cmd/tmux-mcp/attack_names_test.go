@@ -464,3 +464,24 @@ func TestAttackNamesRunNothing(t *testing.T) {
 		t.Errorf("a #(...) or ; in an argument ran: %s was created", e.Name())
 	}
 }
+
+// TestTokenSockets: a token line's sockets= takes names or *, and refuses
+// a path or another non-name, naming the line, before anything serves.
+func TestTokenSockets(t *testing.T) {
+	toks, err := readTokens(tokenFile(t, tokAlice+" name=alice sockets=build,ci", tokBob+" name=bob sockets=*", tokRO+" name=ro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"alice": {"build", "ci"}, "bob": {"*"}, "ro": nil}
+	for _, tk := range toks {
+		if !slices.Equal(tk.sockets, want[tk.name]) || (tk.sockets == nil) != (want[tk.name] == nil) {
+			t.Errorf("token %s: sockets %q, want %q", tk.name, tk.sockets, want[tk.name])
+		}
+	}
+	for _, bad := range []string{"sockets=../x", "sockets=/tmp/x", "sockets=a,-L", "sockets=a,..", "sockets=a/b"} {
+		_, err := readTokens(tokenFile(t, tokAlice+" name=alice "+bad))
+		if err == nil || !strings.Contains(err.Error(), "line 1") || strings.Contains(err.Error(), tokAlice) {
+			t.Errorf("%s: got %v, want a usage error naming line 1 and not the token", bad, err)
+		}
+	}
+}
