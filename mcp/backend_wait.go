@@ -137,7 +137,8 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 	if in.SuppressHistory != nil {
 		suppress = *in.SuppressHistory
 	}
-	r, err := b.server(in.Socket).RunCommand(ctx, session.RunArgs{
+	srv := b.server(in.Socket)
+	r, err := srv.RunCommand(ctx, session.RunArgs{
 		Pane:            paneRef(in.PaneTarget),
 		Command:         in.Command,
 		Timeout:         timeout,
@@ -145,6 +146,7 @@ func (b *TmuxBackend) RunCommand(ctx context.Context, in RunCommandIn) (RunComma
 		MaxBytes:        runCommandBytes,
 		SuppressHistory: suppress,
 		Background:      in.Background,
+		Typed:           commandTask(ctx, srv),
 	})
 	if err != nil {
 		return RunCommandResult{}, err

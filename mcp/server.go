@@ -12,6 +12,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/mcp/tasks"
 	"github.com/tmux-mcp/tmux-mcp/session"
 	"golang.org/x/sync/semaphore"
 )
@@ -92,9 +93,14 @@ type server struct {
 // decodes the common tools/call itself.
 type Server struct {
 	*sdk.Server
-	s    *server
-	impl *sdk.Implementation
+	s     *server
+	impl  *sdk.Implementation
+	tasks *tasks.Layer
 }
+
+// CloseTasks cancels the calls still running as tasks: the server is
+// closing.
+func (srv *Server) CloseTasks() { srv.tasks.Close() }
 
 // Enabled reports whether the tool name is enabled: listed and callable.
 func (srv *Server) Enabled(name string) bool { return srv.s.enabled[name] }
@@ -178,10 +184,12 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
+	caps := &sdk.ServerCapabilities{} // no logging capability: logs go to stderr
+	tasks.Advertise(caps)
 	sopts := &sdk.ServerOptions{
 		Instructions: instructions(sel.Summary) + s.scope.note(),
 		Logger:       logger,
-		Capabilities: &sdk.ServerCapabilities{}, // no logging capability: logs go to stderr
+		Capabilities: caps,
 		// What tmux shows is the user's: pane contents, session names,
 		// and over HTTP a catalogue shaped by the client's token. No
 		// shared cache may keep it (2026-07-28 cacheScope).
@@ -204,13 +212,20 @@ func newServer(backend toolRunner, opts *Options) (*Server, error) {
 			continue
 		}
 		srv.AddTool(toolOf(d, s.enabled), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return s.call(withProgress(ctx, req), d, req.Params.Arguments), nil
+			ctx, end := withProgress(ctx, req)
+			defer end()
+			return s.call(ctx, d, req.Params.Arguments), nil
 		})
 	}
 	s.addResources(srv)
 	addPrompts(srv)
 	srv.AddReceivingMiddleware(s.withOwner, s.denyDisabled, s.routeResources)
-	return &Server{Server: srv, s: s, impl: impl}, nil
+	// Outermost of ours: a task's call runs the middleware above.
+	layer, err := installTasks(srv, s.enabled, &tasks.Options{TTL: taskTTL, Grace: taskGrace, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{Server: srv, s: s, impl: impl, tasks: layer}, nil
 }
 
 // toolOf is d as tools/list sends it, when the tools in enabled are.

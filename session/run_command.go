@@ -34,6 +34,10 @@ type RunArgs struct {
 	// Background returns as soon as the line is typed, with the command's
 	// id: [Server.WaitForCommand] reads its outcome.
 	Background bool
+	// Typed, if not nil, is told the command's id as soon as the line is
+	// typed, before the call waits: a caller that answers before the
+	// command ends (an MCP task) names what it answers with by it.
+	Typed func(id string)
 }
 
 // RunResult is the outcome of [Server.RunCommand].
@@ -110,6 +114,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	c, err := s.startCommand(ctx, a)
 	if err != nil {
 		return RunResult{}, err
+	}
+	if a.Typed != nil {
+		a.Typed(c.id)
 	}
 	var res RunResult
 	if a.Background {

@@ -186,8 +186,10 @@ func (c *runningCommand) ended() bool {
 	}
 }
 
+// newCommandID returns an id no one can guess (128 random bits): it is
+// also the id of an MCP task, which a client may hold as a bearer token.
 func newCommandID() string {
-	b := make([]byte, 6)
+	b := make([]byte, 16)
 	_, _ = rand.Read(b) // never fails
 	return "cmd-" + hex.EncodeToString(b)
 }
@@ -278,6 +280,45 @@ func (s *Server) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResu
 		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
 	}
 	return s.await(ctx, c, a.Timeout, false, a.MaxLines, a.FromStart)
+}
+
+// interruptKey is what InterruptCommand sends: C-c, and no Enter, which
+// would type an empty line after the shell's next prompt.
+const interruptKey = "C-c"
+
+// InterruptCommand stops the command RunCommand gave the id of, if it
+// still runs: it sends C-c (and no Enter) to its pane, then waits up to
+// wait for the command to end. It reports whether the command has ended.
+// A command that ended already is left alone: its pane may run something
+// else now.
+func (s *Server) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
+	c := s.cmds.get(id)
+	if c == nil || c.owner != OwnerOf(ctx) {
+		return false, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
+	}
+	if c.ended() || s.cmds.runningIn(c.pane) != c {
+		return true, nil
+	}
+	if _, err := s.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey}); err != nil {
+		return false, err
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return true, nil
+	case <-ctx.Done():
+		return false, fromExec(ctx.Err())
+	case <-t.C:
+		// The follower looks at the pane only as it prints: a shell back
+		// at its prompt may have printed nothing since. Look once.
+		if end, status, known := s.paneFate(ctx, c); end != "" {
+			c.end(end, status, known, nil)
+		} else {
+			s.backAtPrompt(ctx, c)
+		}
+		return c.ended(), nil
+	}
 }
 
 // CommandPane returns the pane command id was typed into, for a caller

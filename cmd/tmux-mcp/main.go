@@ -217,6 +217,7 @@ func serve(server *mcp.Server, manager *session.Manager, cfg *config, stdin io.R
 	<-sigDone
 	signal.Stop(sigs)
 	st.CancelAll()
+	server.CloseTasks()
 
 	if cfg.teardownOnExit {
 		teardown(manager, logger)

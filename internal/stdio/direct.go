@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/mcp/tasks"
 )
 
 // The direct lane: once a session is initialized, or for sessionless
@@ -39,13 +40,23 @@ var errClientCancelled = errors.New("cancelled by the client")
 const multiRoundTripVersion = "2026-07-28"
 
 // laneServes reports whether the direct lane may serve a session that
-// initialize's params open: one for a version before multiRoundTripVersion.
+// initialize's params open: one for a version before multiRoundTripVersion,
+// from a client without the Tasks extension.
 // The SDK compares the version the client asked for, as here.
 func laneServes(params json.RawMessage) bool {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
+		Capabilities    struct {
+			Extensions map[string]json.RawMessage `json:"extensions"`
+		} `json:"capabilities"`
 	}
-	return json.Unmarshal(params, &p) == nil && p.ProtocolVersion < multiRoundTripVersion
+	if json.Unmarshal(params, &p) != nil || p.ProtocolVersion >= multiRoundTripVersion {
+		return false
+	}
+	// A client that takes tasks: its calls may become ones, on the SDK's
+	// lane, where mcp/tasks is.
+	_, tasksToo := p.Capabilities.Extensions[tasks.ExtensionID]
+	return !tasksToo
 }
 
 // direct serves line on the direct lane if it is a plain tools/call: the
@@ -147,6 +158,9 @@ func statelessMeta(meta json.RawMessage) bool {
 	}
 	if c, ok := m[sdk.MetaKeyClientCapabilities]; !ok || !isObject(c) || json.Unmarshal(c, &caps) != nil {
 		return false
+	}
+	if _, ok := caps.Extensions[tasks.ExtensionID]; ok {
+		return false // the call may become a task: mcp/tasks is on the SDK's lane
 	}
 	if info, ok := m[sdk.MetaKeyClientInfo]; ok {
 		if !isObject(info) || json.Unmarshal(info, new(sdk.Implementation)) != nil {
