@@ -533,7 +533,7 @@ func instructions(selection string) string {
 Run a command and get its exit status with run_command. Wait, never poll capture_pane: after send_keys, wait_for_text matches only what the pane printed after that input, never the echo of the typed command nor older lines (since=screen matches what is on screen); in full-screen programs (vim, less, TUIs) it matches the screen as drawn. wait_for_content_change with quiet_ms waits until a pane has gone quiet (a TUI finished drawing). Read increments with capture_since.
 Tools that send input, change or destroy something need an explicit target. create_session returns a generation; teardown_session removes only sessions this server created.
 A failed call returns {"error":{code,message,effects,retryable}}; effects "none" means nothing reached tmux.
-socket_name picks a tmux server other than the configured one (LIBTMUX_SOCKET).
+socket_name picks a tmux server other than the configured one by its socket name (tmux -L), never a path; a client reaches only the servers configured for it.
 Listings answer in pages (limit, default 100; offset): total counts every row, next_offset is where the next page starts.
 ` + selection
 }
