@@ -171,6 +171,7 @@ func runResult(r session.RunResult, timeout time.Duration) RunCommandResult {
 		PaneID:               r.PaneID,
 		TimedOut:             r.TimedOut,
 		Ended:                string(r.End),
+		EndedReason:          r.EndReason,
 		ShellExited:          r.ShellExited,
 		ElapsedSeconds:       seconds(r.Elapsed),
 		Output:               nonNil(r.Output),

@@ -172,6 +172,7 @@ type RunCommandResult struct {
 	ExitStatus           *int     `json:"exit_status,omitempty" jsonschema:"Absent unless known."`
 	TimedOut             bool     `json:"timed_out" jsonschema:"Still running: wait_for_command."`
 	Ended                string   `json:"ended,omitempty" jsonschema:"exited, shell_exited, pane_closed, pane_respawned, server_exited or unknown."`
+	EndedReason          string   `json:"ended_reason,omitempty" jsonschema:"When unknown: why, and where output comes from."`
 	ShellExited          bool     `json:"shell_exited"`
 	ElapsedSeconds       float64  `json:"elapsed_seconds"`
 	Output               []string `json:"output"`

@@ -55,6 +55,9 @@ type RunResult struct {
 	Started bool
 	// End says how the command ended, "" while it runs.
 	End RunEnd
+	// EndReason says, when End is EndUnknown, why the status is unknown
+	// and where the output comes from.
+	EndReason string
 	// ShellExited reports that the shell that ran the command is gone
 	// (End is shell_exited, pane_closed, pane_respawned or server_exited).
 	ShellExited     bool

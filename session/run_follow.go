@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,11 @@ type runningCommand struct {
 	begun    bool // the shell printed the start marker
 	moved    bool // the pane printed a line break since: the shell took the line
 	blind    bool // output was lost before the start marker came: started or not, unknown
+	// backRow and backSeen are what the look that found the shell back at
+	// its prompt saw: the prompt's row, and the screen's rows between the
+	// command and it (EndUnknown's reason and output).
+	backRow  string
+	backSeen []string
 	out      outputLines
 	res      RunResult // final once done is closed
 	err      error     // the command's outcome is this error
@@ -161,6 +167,9 @@ func (c *runningCommand) end(end RunEnd, status int, hasStatus bool, err error) 
 	res := RunResult{CommandID: c.id, PaneID: c.pane, End: end, Started: c.begun || end == EndExited,
 		ExitStatus: status, HasStatus: hasStatus}
 	res.ShellExited = end == EndShellExited || end == EndPaneClosed || end == EndServerExited || end == EndRespawned
+	if end == EndUnknown {
+		res.EndReason = c.unknownReason()
+	}
 	c.out.trim(c.out.max, c.out.maxBytes) // what the answers read from now on (answer)
 	res.Elapsed = time.Since(c.start)
 	c.res, c.err = res, err
@@ -175,6 +184,29 @@ func (c *runningCommand) outputFrom() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return cmp.Or(c.outFrom, c.from)
+}
+
+// unknownReason says why the exit status of c, found back at its
+// prompt, is unknown, and puts what the screen showed in its output when
+// its stream gave none. c.mu is held.
+func (c *runningCommand) unknownReason() string {
+	var why string
+	switch {
+	case c.blind:
+		why = "output was lost before the command's start marker came (tmux discarded it, or the client following the pane was replaced)"
+	case c.begun:
+		why = "the command's end marker never came: the command was interrupted (C-c), or the shell left it"
+	default:
+		why = "neither of the command's markers reached tmux-mcp: the pane's output was lost (the client following it was replaced), or the shell did not run the line as typed"
+	}
+	reason := fmt.Sprintf("the shell is back at its prompt (%q) but %s; the exit status is unknown", c.backRow, why)
+	if len(c.out.lines) == 0 && c.out.dropped == 0 && len(c.backSeen) > 0 {
+		for _, l := range c.backSeen {
+			c.out.add(l)
+		}
+		reason += "; output is what the screen shows between the command and the prompt"
+	}
+	return reason
 }
 
 func (c *runningCommand) ended() bool {
@@ -696,10 +728,32 @@ func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 	if shells[p.program] && !p.alt && !p.mode && (moved || p.row > c.row) {
 		row := shellrun.CursorRow(p.screen, p.at)
 		if shellrun.SamePrompt(row, c.prompt) || shellrun.SamePrompt(row, s.prompts.load(c.pane)) {
+			c.mu.Lock()
+			c.backRow, c.backSeen = row, c.seenBetween(p)
+			c.mu.Unlock()
 			return EndUnknown
 		}
 	}
 	return ""
+}
+
+// seenBetween returns the screen's rows, as p read them, between the
+// command's rows and the cursor's (the prompt it is back at), those that
+// scrolled off excepted.
+func (c *runningCommand) seenBetween(p runProbe) []string {
+	from := c.row + 1
+	if c.drawn.known {
+		from = c.drawn.row
+	}
+	first, last := max(from-p.hist, 0), min(p.at.CursorY, len(p.screen))
+	if first >= last {
+		return nil
+	}
+	seen := append([]string(nil), p.screen[first:last]...)
+	for len(seen) > 0 && strings.TrimSpace(seen[len(seen)-1]) == "" {
+		seen = seen[:len(seen)-1]
+	}
+	return seen
 }
 
 // backAtPrompt reports whether the command c has ended, looking at its

@@ -23,6 +23,7 @@ type commandResult struct {
 	ExitStatus   *int     `json:"exit_status"`
 	TimedOut     bool     `json:"timed_out"`
 	Ended        string   `json:"ended"`
+	EndedReason  string   `json:"ended_reason"`
 	ShellExited  bool     `json:"shell_exited"`
 	Output       []string `json:"output"`
 	Truncated    bool     `json:"output_truncated"`

@@ -282,3 +282,34 @@ func TestRespawnDuringARun(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownEndSaysWhy: a run whose exit status is unknown says why and
+// what was seen: a shell whose printf prints nothing (so neither of the
+// command's markers comes) answers unknown with the reason and the
+// command's output as the screen shows it; a command stopped with C-c in
+// sh, whose end marker never comes, says so.
+func TestUnknownEndSaysWhy(t *testing.T) {
+	t.Parallel()
+	c, _, pane := workflow(t)
+	c.waitText(t, pane, prompt)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "printf() { :; }", "literal": true}, nil)
+	c.waitText(t, pane, prompt)
+	var r commandResult
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "echo rea''dy", "timeout": 30}, &r)
+	if r.Ended != "unknown" || !strings.Contains(r.EndedReason, "neither of the command's markers") ||
+		len(r.Output) == 0 || r.Output[len(r.Output)-1] != "ready" {
+		t.Fatalf("no markers: got %+v, want unknown, the reason, and the output seen", r)
+	}
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "unset -f printf", "literal": true}, nil)
+	c.waitText(t, pane, prompt)
+
+	r = commandResult{}
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "sh -c 'echo started; exec sleep 60'"}, &r)
+	c.waitOnScreen(t, pane, "^started$")
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
+	done, _ := c.waitCommand(t, r.CommandID, 30)
+	if done.Ended == "unknown" && !strings.Contains(done.EndedReason, "end marker never came") || done.Ended != "unknown" && done.ExitStatus == nil {
+		t.Fatalf("C-c: got %+v, want unknown with its reason, or a status", done)
+	}
+	t.Logf("C-c: %s, %q", done.Ended, done.EndedReason)
+}
