@@ -88,6 +88,15 @@ func attackSocketNames(t *testing.T, c *client, v victim) {
 	if fileExists(v.path + ".pwned") {
 		t.Errorf("a #(...) in socket_name ran: %s exists", v.path+".pwned")
 	}
+	// Probing a path is a connect, never a start: the victim stays even
+	// where the client may probe it (stdio), and elsewhere it is refused.
+	res := c.call(t, "list_servers", map[string]any{"extra_socket_paths": []string{v.path}})
+	if res.IsError {
+		if e := envelopeOf(t, res); e.Code != "target_denied" {
+			t.Errorf("list_servers of the victim's path: got %+v, want a probe or target_denied", e)
+		}
+	}
+	v.intact(t, "list_servers extra_socket_paths")
 }
 
 func urlQuery(s string) string {
