@@ -29,6 +29,10 @@ AGENTS_DEPS := $(if $(and $(wildcard $(AGENTS)/package.json),$(shell command -v 
 # scripts (about 240 MB, 20 s). Without them TestConformance skips, or fails under CI=true.
 CONFORMANCE      := test/conformance
 CONFORMANCE_DEPS := $(if $(and $(wildcard $(CONFORMANCE)/package.json),$(shell command -v npm)),$(CONFORMANCE)/node_modules/.package-lock.json)
+# Its first version with the tasks-* scenarios, pinned apart (it changes the other
+# scenarios too), for TestConformanceTasks (mcp/tasks) against the task layer's fixture.
+CONFORMANCE_TASKS := test/conformance-tasks
+CONFORMANCE_DEPS  += $(if $(and $(wildcard $(CONFORMANCE_TASKS)/package.json),$(shell command -v npm)),$(CONFORMANCE_TASKS)/node_modules/.package-lock.json)
 
 # The version matrix: tmux releases built from ../shared/tmux-src (or
 # $$TMUX_MCP_TMUX_SRC) into a cache outside the clone. VERSIONS picks some,
@@ -86,6 +90,9 @@ $(AGENTS)/node_modules/.package-lock.json: $(AGENTS)/package.json $(wildcard $(A
 
 $(CONFORMANCE)/node_modules/.package-lock.json: $(CONFORMANCE)/package.json $(wildcard $(CONFORMANCE)/package-lock.json)
 	npm ci --prefix $(CONFORMANCE) --ignore-scripts
+
+$(CONFORMANCE_TASKS)/node_modules/.package-lock.json: $(CONFORMANCE_TASKS)/package.json $(wildcard $(CONFORMANCE_TASKS)/package-lock.json)
+	npm ci --prefix $(CONFORMANCE_TASKS) --ignore-scripts
 
 # Fuzz targets are found, not listed: every package with tests is asked for its
 # Fuzz* functions, and each runs on its own (go test -fuzz takes one target at a time).
