@@ -22,7 +22,7 @@ func optionTools() []*toolDef {
 			(*TmuxBackend).SetEnvironment, writes, execute,
 			scopeRuleBoth("a session in scope; not the global environment")),
 		addTool("load_buffer", TierMutating, annShell,
-			"Store text in a new tmux buffer and return its name.",
+			"Store text in a new tmux buffer and return its name. The buffer is this client's: over HTTP, another token's paste, show or delete of it is not_found.",
 			(*TmuxBackend).LoadBuffer, touchesNone, manage,
 			scopeRuleBoth("anything (MCP buffers belong to no session)")),
 		addTool("paste_buffer", TierMutating, annShell,

@@ -68,7 +68,7 @@ func defaultMaxConns() int {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		return maxConnsCeiling
 	}
-	cur := uint64(rl.Cur) //nolint:unconvert // int64 on some systems
+	cur := uint64(rl.Cur) // int64 on FreeBSD
 	return int(max(min(cur/2, maxConnsCeiling), 8))
 }
 

@@ -205,7 +205,7 @@ func (m *mcpSessions) makeRoom(owner string) bool {
 	}
 	_ = victim.Close() // Best effort: it is gone either way.
 	m.logger.Warn("closed the least recently used idle MCP session to make room for a new one", "client", owner, "max", m.max,
-		"idle_for", time.Since(last).Round(time.Second).String())
+		"session_id", victim.ID(), "idle_for", time.Since(last).Round(time.Second).String())
 	return true
 }
 
