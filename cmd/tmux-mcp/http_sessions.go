@@ -14,9 +14,6 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/mcp"
 )
 
-// firstBatchless is the first protocol version without JSON-RPC batches.
-const firstBatchless = "2025-06-18"
-
 // mcpSessions keeps each token's MCP sessions (2025-11-25 and before)
 // within maxSessions, and gives a request that names its session but not
 // its protocol version the version that session negotiated.
