@@ -22,22 +22,66 @@ func (b *TmuxBackend) SendKeys(ctx context.Context, in SendKeysIn) (Message, err
 		args.Keys = in.Keys.Keys[0]
 	}
 	srv := b.server(in.Socket)
-	if n := len(args.KeyList); in.Keys.IsList && in.PaceMs > 0 && (n > 1 || n == 1 && in.Enter) {
-		p, err := srv.PressKeys(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
-		if err != nil {
-			return Message{}, err
-		}
-		return Message{Result: pressedMessage(p, in.PaceMs)}, nil
-	}
-	id, err := srv.SendKeys(ctx, paneRef(in.PaneTarget), args)
+	held, err := holdForPrompt(ctx, srv, in, args)
 	if err != nil {
 		return Message{}, err
 	}
+	msg, err := sendKeys(ctx, srv, in, args)
+	if err != nil {
+		return Message{}, err
+	}
+	if held > 0 {
+		msg += fmt.Sprintf("; held %.1f s until the shell drew its first prompt", held.Seconds())
+	}
+	return Message{Result: msg}, nil
+}
+
+// holdForPrompt waits, before keys that type text, for the first prompt
+// of a shell still starting (see session.HoldForFirstPrompt), and returns
+// how long it waited. Keys alone (C-c) are never held.
+func holdForPrompt(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs) (time.Duration, error) {
+	texts := args.KeyList
+	if !in.Keys.IsList {
+		texts = []string{args.Keys}
+	}
+	for _, k := range texts {
+		if session.TypesText(k, args.Literal) {
+			_, held, err := srv.HoldForFirstPrompt(ctx, paneRef(in.PaneTarget))
+			return held, err
+		}
+	}
+	return 0, nil
+}
+
+// sendKeys sends the keys as in asks and says what it did.
+func sendKeys(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs) (string, error) {
+	if n := len(args.KeyList); in.Keys.IsList && in.PaceMs > 0 && (n > 1 || n == 1 && in.Enter) {
+		p, err := srv.PressKeys(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
+		if err != nil {
+			return "", err
+		}
+		return pressedMessage(p, in.PaceMs), nil
+	}
+	if !in.Keys.IsList && in.Enter && in.PaceMs > 0 && session.TypesText(args.Keys, args.Literal) {
+		// A text, then Enter: the Enter once the text has drawn.
+		p, err := srv.TypeThenEnter(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
+		if err != nil {
+			return "", err
+		}
+		if len(p.Silent) > 0 {
+			return fmt.Sprintf("Keys sent to pane %s, then Enter (%d ms after the text, which drew no output)", p.PaneID, in.PaceMs), nil
+		}
+		return "Keys sent to pane " + p.PaneID + ", then Enter", nil
+	}
+	id, err := srv.SendKeys(ctx, paneRef(in.PaneTarget), args)
+	if err != nil {
+		return "", err
+	}
 	// Say whether Enter was pressed: after "C-c" it rarely is what was meant.
 	if in.Enter {
-		return Message{Result: "Keys sent to pane " + id + ", then Enter"}, nil
+		return "Keys sent to pane " + id + ", then Enter", nil
 	}
-	return Message{Result: "Keys sent to pane " + id + " (no Enter)"}, nil
+	return "Keys sent to pane " + id + " (no Enter)", nil
 }
 
 // pressedMessage tells what keys pressed one at a time drew: the keys the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
@@ -70,6 +71,9 @@ func (b *TmuxBackend) WaitForText(ctx context.Context, in WaitForTextIn) (WaitFo
 		Since:              r.Since,
 		MatchedIn:          r.MatchedIn,
 		EchoSkipped:        r.EchoSkipped,
+	}
+	for _, l := range r.EchoLines {
+		out.EchoLines = append(out.EchoLines, clip(strings.TrimSpace(l), leanLineBytes))
 	}
 	if r.MatchedIndex >= 0 {
 		i := r.MatchedIndex
@@ -180,6 +184,9 @@ func runResult(r session.RunResult, timeout time.Duration) RunCommandResult {
 		OutputEarlierLines:   r.EarlierLines,
 		OutputCursor:         r.Cursor,
 		EffectiveTimeout:     timeout.Seconds(),
+	}
+	if r.AwaitingPrompt {
+		out.WaitingFor = "waiting for the shell's first prompt; the command is typed once it is drawn"
 	}
 	if r.HasStatus {
 		status := r.ExitStatus

@@ -150,6 +150,10 @@ func isKeyName(k string) bool {
 	return strings.HasPrefix(base, "KP") && len(base) > 2 && !strings.ContainsRune(base, ' ')
 }
 
+// TypesText reports whether send-keys with keys as its one argument (with
+// -l if literal) types text, rather than pressing a key such as C-c.
+func TypesText(keys string, literal bool) bool { return typedText(keys, literal) != "" }
+
 // typedText returns the text send-keys types for keys: keys itself when
 // literal or when it is not a key name, else nothing.
 func typedText(keys string, literal bool) string {

@@ -40,12 +40,30 @@ type Pressed struct {
 // its last key was pressed is such a failure, one that exits after it is
 // not.
 func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+	return s.pressKeys(ctx, ref, a, pace, true)
+}
+
+// TypeThenEnter types a.Keys, a text, then presses Enter once the program
+// has reacted to the text (its echo drawn, within pace), as a person
+// does: a program that reads the text and the Enter in one burst may act
+// on the Enter before it has taken the text in (fzf picked its first
+// item, not the one typed). It does not wait for the Enter's reaction.
+// Pressed.Silent holds 0 when the pane printed nothing after the text
+// within pace.
+func (s *Server) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+	a.KeyList, a.Enter = nil, true
+	return s.pressKeys(ctx, ref, a, pace, false)
+}
+
+// pressKeys is PressKeys; awaitLast says whether to wait for the reaction
+// to the last key too.
+func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, awaitLast bool) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
 		keys = []string{a.Keys}
 	}
 	if a.SuppressHistory && len(keys) > 0 {
-		if a.Literal {
+		if a.Literal || a.KeyList == nil {
 			keys[0] = " " + keys[0]
 		} else {
 			keys = append([]string{"Space"}, keys...)
@@ -80,6 +98,9 @@ func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 			return res, pressedThen(i, all, err)
 		}
 		res.Keys = append(res.Keys, one.KeyList[0])
+		if i == all-1 && !awaitLast {
+			break
+		}
 		reacted, err := awaitReaction(ctx, f, pace)
 		switch {
 		case err != nil && i == all-1 && IsNotFound(err):

@@ -32,7 +32,10 @@ type RunArgs struct {
 	// HIST_IGNORE_SPACE) keep the command out of their history.
 	SuppressHistory bool
 	// Background returns as soon as the line is typed, with the command's
-	// id: [Server.WaitForCommand] reads its outcome.
+	// id: [Server.WaitForCommand] reads its outcome. For a shell that has
+	// not drawn its first prompt it returns at once: the line is typed
+	// once the prompt is drawn (within Timeout), and until then the
+	// outcome says AwaitingPrompt.
 	Background bool
 	// Typed, if not nil, is told the command's id as soon as the line is
 	// typed, before the call waits: a caller that answers before the
@@ -53,6 +56,9 @@ type RunResult struct {
 	TimedOut bool
 	// Started reports that the shell started the command.
 	Started bool
+	// AwaitingPrompt reports that the line is not typed yet: the pane's
+	// shell has not drawn its first prompt (a background command).
+	AwaitingPrompt bool
 	// End says how the command ended, "" while it runs.
 	End RunEnd
 	// EndReason says, when End is EndUnknown, why the status is unknown
@@ -114,7 +120,15 @@ const startGrace = 2 * time.Second
 // The command is followed until it ends, also after the call's timeout:
 // the result's CommandID is for [Server.WaitForCommand].
 func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
-	c, err := s.startCommand(ctx, a)
+	if a.Background {
+		if c, ok, err := s.runPending(ctx, a); ok || err != nil {
+			if err != nil {
+				return RunResult{}, err
+			}
+			return c.answer(0, false)
+		}
+	}
+	c, err := s.startCommand(ctx, a, nil)
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -130,10 +144,58 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
 }
 
-// startCommand looks at the pane, types the command line and starts its
-// follower. Nothing is typed when it fails.
-func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, error) {
+// runPending answers a background command for a shell that has not drawn
+// its first prompt at once (ok): the command is kept, and typed by a
+// goroutine of its own once the prompt is drawn, as startCommand would
+// have typed it. Any other pane is not its (ok false, nil error): the
+// caller types at once. It fails only as the look at the pane fails.
+func (s *Server) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
+	if strings.IndexByte(a.Command, 0) >= 0 {
+		return nil, false, nil // startCommand says why
+	}
+	pane, err := s.ResolvePane(ctx, a.Pane)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := s.probe(ctx, pane)
+	if err != nil {
+		return nil, false, err
+	}
+	if p.dead || p.mode || p.alt || !(p.program == "tmux" || shells[p.program] && p.at.CursorX == 0 && blank(p.screen)) {
+		return nil, false, nil
+	}
+	if c := s.cmds.runningIn(pane, nil); c != nil {
+		return nil, false, nil // startCommand refuses, or finds it ended
+	}
 	start := time.Now()
+	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel, follow: fctx,
+		done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
+	if !s.cmds.add(c) {
+		cancel()
+		return nil, false, errLinkClosed()
+	}
+	go func() {
+		// The call's timeout bounds the wait for the prompt, as it would
+		// have bounded the call.
+		tctx, stop := context.WithDeadline(fctx, start.Add(a.Timeout))
+		defer stop()
+		if _, err := s.startCommand(tctx, a, c); err != nil {
+			c.end("", 0, false, err)
+			s.cmds.wg.Done()
+		}
+	}()
+	return c, true, nil
+}
+
+// startCommand looks at the pane, types the command line and starts its
+// follower. Nothing is typed when it fails. pending, if not nil, is the
+// background command kept for this line (runPending), to type it as.
+func (s *Server) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
+	start := time.Now()
+	if pending != nil {
+		start = pending.start
+	}
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return nil, errorf(KindInvalid, "command contains a NUL byte")
 	}
@@ -145,7 +207,7 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	if err != nil {
 		return nil, err
 	}
-	if c := s.cmds.runningIn(pane); c != nil && !s.backAtPrompt(ctx, c) {
+	if c := s.cmds.runningIn(pane, pending); c != nil && !s.backAtPrompt(ctx, c) {
 		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
 	}
 	f, err := s.followPaneIn(pane, p.session)
@@ -159,7 +221,7 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs) (*runningCommand, 
 	}
 	var c *runningCommand
 	if err == nil {
-		c, err = s.typeCommand(ctx, a, p, f, start)
+		c, err = s.typeCommand(ctx, a, p, f, start, pending)
 	}
 	if err != nil {
 		f.stop()
@@ -341,8 +403,9 @@ func (s *Server) refuseUnready(pane string, p runProbe) error {
 }
 
 // typeCommand types the command line into the pane's shell and starts its
-// follower, which takes f over. Nothing is typed when it fails.
-func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time) (*runningCommand, error) {
+// follower, which takes f over. Nothing is typed when it fails. pending,
+// if not nil, is the command kept for the line, which it fills in.
+func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
 	pane := f.pane
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
@@ -356,10 +419,15 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
 			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
 	}
-	fctx, cancel := context.WithCancel(context.Background())
-	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), pid: p.pid, prompt: shellrun.CursorRow(p.screen, p.at), row: p.row,
-		start: start, from: f.cursor, cancel: cancel, done: make(chan struct{}),
-		out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
+	c, fctx, cancel := pending, context.Context(nil), func() {}
+	if c != nil {
+		fctx = c.follow
+	} else {
+		fctx, cancel = context.WithCancel(context.Background())
+		c = &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel,
+			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
+	}
+	c.pid, c.prompt, c.row, c.from = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
 		// output starts on a row known in advance (see readDrawn).
@@ -382,10 +450,11 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 		return nil, err
 	}
 	s.noteInput(pre, pane, line, true, panestream.GridMark{})
-	if !s.cmds.add(c) {
+	if pending == nil && !s.cmds.add(c) {
 		cancel()
 		return nil, errLinkClosed()
 	}
+	close(c.typed)
 	go s.followCommand(fctx, c, f, tag)
 	return c, nil
 }

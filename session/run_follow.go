@@ -42,6 +42,14 @@ type runningCommand struct {
 	outFrom int64
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when res and err are final
+	// typed is closed once the line is typed and the fields above are
+	// final. A background command for a shell still starting is kept
+	// before (see runPending): until then only id, pane, owner, start,
+	// out, cancel and done may be read.
+	typed chan struct{}
+	// follow is the context of a kept command's follower, which its
+	// cancel ends; nil for one typed at once.
+	follow context.Context
 
 	mu       sync.Mutex
 	returned int  // the lines of output answers covered so far (outputLines.since)
@@ -133,12 +141,13 @@ func (cs *commandSet) get(id string) *runningCommand {
 	return cs.byID[id]
 }
 
-// runningIn returns the command still followed in pane, nil if none.
-func (cs *commandSet) runningIn(pane string) *runningCommand {
+// runningIn returns the command still followed in pane, nil if none;
+// except is not counted.
+func (cs *commandSet) runningIn(pane string, except *runningCommand) *runningCommand {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	for _, c := range cs.order {
-		if c.pane == pane && !c.ended() {
+		if c.pane == pane && !c.ended() && c != except {
 			return c
 		}
 	}
@@ -209,6 +218,16 @@ func (c *runningCommand) unknownReason() string {
 	return reason
 }
 
+// isTyped reports whether c's line was typed.
+func (c *runningCommand) isTyped() bool {
+	select {
+	case <-c.typed:
+		return true
+	default:
+		return false
+	}
+}
+
 func (c *runningCommand) ended() bool {
 	select {
 	case <-c.done:
@@ -234,7 +253,7 @@ func newCommandID() string {
 func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	res := RunResult{CommandID: c.id, PaneID: c.pane, TimedOut: true, Started: c.begun, Elapsed: time.Since(c.start)}
+	res := RunResult{CommandID: c.id, PaneID: c.pane, TimedOut: true, Started: c.begun, Elapsed: time.Since(c.start), AwaitingPrompt: !c.isTyped()}
 	if c.ended() {
 		if c.err != nil {
 			return RunResult{}, c.err
@@ -263,6 +282,18 @@ func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error)
 func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
+	if !c.isTyped() {
+		// Kept for a shell's first prompt: the line is not typed yet.
+		select {
+		case <-c.typed:
+		case <-c.done:
+			return c.answer(maxLines, fromStart)
+		case <-ctx.Done():
+			return RunResult{}, fromExec(ctx.Err())
+		case <-t.C:
+			return c.answer(maxLines, fromStart)
+		}
+	}
 	select {
 	case <-c.done:
 	case <-ctx.Done():
@@ -762,6 +793,9 @@ func (c *runningCommand) seenBetween(p runProbe) []string {
 func (s *Server) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	if c.ended() {
 		return true
+	}
+	if !c.isTyped() {
+		return false
 	}
 	end := s.lookAtCommand(ctx, c)
 	if end == "" {

@@ -82,6 +82,8 @@ type WaitResult struct {
 	// EchoSkipped is how many lines were not matched because they were the
 	// pane's echo of the text this process typed.
 	EchoSkipped int
+	// EchoLines are the last of those lines (at most 5), as read.
+	EchoLines []string
 }
 
 // entryState is what one round trip tells about a pane when a wait starts.

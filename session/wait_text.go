@@ -149,6 +149,7 @@ func (t *textWait) done(outcome string) (WaitResult, error) {
 	t.w.res.Outcome, t.w.res.Elapsed = outcome, time.Since(t.start)
 	if t.w.out.Echo != nil {
 		t.w.res.EchoSkipped = t.w.out.Echo.Skipped()
+		t.w.res.EchoLines = t.w.out.Echo.Lines()
 	}
 	return t.w.res, nil
 }
@@ -203,7 +204,7 @@ func (t *textWait) entryScreen(entry entryState) (string, bool) {
 // entryAfterInput matches what the pane printed since this process's last
 // input to it, without the echo of the typed text.
 func (t *textWait) entryAfterInput(entry entryState) (string, bool, error) {
-	t.w.out.Echo = paneread.NewEchoFilter(t.in.Typed)
+	t.w.out.Echo = paneread.NewEchoFilter(t.in.Typed, t.in.Fresh)
 	if r := t.f.st.Read(t.in.Offset); t.in.Fed && r.Missed == 0 && !r.Paused && !r.ConnLost {
 		return t.entryFollowed(r) // the stream holds all of it
 	}
@@ -385,7 +386,9 @@ func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
 		return "", false, err // full-screen: the screen is read instead
 	}
 	if t.since == SinceInput {
-		echo := paneread.NewEchoFilter(t.in.Typed)
+		// The rows start where the input was typed: all of the typed
+		// line is there, whichever input typed it.
+		echo := paneread.NewEchoFilter(t.in.Typed, len(t.in.Typed))
 		rows = slices.DeleteFunc(rows, echo.Line)
 	}
 	t.w.seen = nil

@@ -25,6 +25,7 @@ type waitResult struct {
 	Since          string   `json:"since"`
 	MatchedIn      string   `json:"matched_in"`
 	EchoSkipped    int      `json:"echo_skipped"`
+	EchoLines      []string `json:"echo_lines"`
 	Tail           []string `json:"tail"`
 	Elapsed        float64  `json:"elapsed_seconds"`
 }

@@ -2,6 +2,7 @@ package paneread
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
@@ -9,26 +10,45 @@ import (
 // EchoFilter tells the pane's echo of typed input from what a program
 // printed. A line is the echo of a typed line when, blanks at its end
 // trimmed, it ends with that typed line: a shell echoes the prompt, then
-// what was typed. Typed lines are looked for in order; a long typed line
-// seen again later (typed ahead, then echoed again by the shell's line
-// editor when it read it) is skipped again.
+// what was typed. Typed lines are looked for in order.
+//
+// The echo is where the input was typed, not any later line with the same
+// text: a short typed line ("42", "y") is echo only among the first lines
+// read, before the program printed a line of its own, and only when the
+// input read from typed it (fresh); a line the program prints later with
+// that text (fzf printing the 42 it was given) is output. A long typed
+// line (a command line, longEcho runes or more) is echo wherever it comes,
+// and again when seen a second time (typed ahead, echoed by the terminal,
+// then again by the shell's line editor when it read it): a program seldom
+// prints a whole command line.
 type EchoFilter struct {
 	pending []string // typed lines not yet seen echoed
 	echoed  []string // long typed lines seen echoed
+	output  bool     // a line of the program's own was read
 	skipped int      // lines taken for echo (Skipped)
+	lines   []string // the last lines taken for echo (Lines)
 }
 
 // NewEchoFilter returns a filter for the echo of typed, the lines typed
-// in order (blank ones are ignored).
-func NewEchoFilter(typed []string) *EchoFilter {
+// in order (blank ones are ignored), of which the last fresh were typed by
+// the input the read starts at. The others were typed before it, and
+// echoed there: of those only long ones are looked for (a line editor's
+// second echo).
+func NewEchoFilter(typed []string, fresh int) *EchoFilter {
 	e := &EchoFilter{}
-	for _, t := range typed {
-		if t = strings.TrimSpace(t); t != "" {
-			e.pending = append(e.pending, t)
+	for i, t := range typed {
+		t = strings.TrimSpace(t)
+		if t == "" || i < len(typed)-fresh && !long(t) {
+			continue
 		}
+		e.pending = append(e.pending, t)
 	}
 	return e
 }
+
+// long reports whether typed line t is long enough to be taken for echo
+// wherever a line ends with it.
+func long(t string) bool { return utf8.RuneCountInString(t) >= longEcho }
 
 // Line reports whether the completed line l is echo.
 func (e *EchoFilter) Line(l string) bool {
@@ -36,21 +56,52 @@ func (e *EchoFilter) Line(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
+	if e.output {
+		// The program has printed: short typed lines not seen echoed
+		// by now were not echoed here.
+		for len(e.pending) > 0 && !long(e.pending[0]) {
+			e.pending = e.pending[1:]
+		}
+	}
 	if len(e.pending) > 0 && strings.HasSuffix(l, e.pending[0]) {
-		if len([]rune(e.pending[0])) >= longEcho {
+		if long(e.pending[0]) {
 			e.echoed = append(e.echoed, e.pending[0])
 		}
 		e.pending = e.pending[1:]
-		e.skipped++
+		e.skip(l)
 		return true
 	}
 	for _, t := range e.echoed {
 		if strings.HasSuffix(l, t) {
-			e.skipped++
+			e.skip(l)
 			return true
 		}
 	}
+	if strings.TrimSpace(l) != "" {
+		e.output = true
+	}
 	return false
+}
+
+// keptEcho is how many lines taken for echo Lines keeps, the last ones.
+const keptEcho = 5
+
+// skip counts l as echo and keeps it for Lines.
+func (e *EchoFilter) skip(l string) {
+	e.skipped++
+	if len(e.lines) == keptEcho {
+		e.lines = append(e.lines[:0], e.lines[1:]...)
+	}
+	e.lines = append(e.lines, l)
+}
+
+// Lines returns the last lines taken for echo (at most keptEcho), oldest
+// first: an answer that left lines out shows which.
+func (e *EchoFilter) Lines() []string {
+	if e == nil {
+		return nil
+	}
+	return append([]string(nil), e.lines...)
 }
 
 // Partial reports whether the unfinished line l may be echo still being
@@ -61,7 +112,7 @@ func (e *EchoFilter) Partial(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
-	if len(e.pending) > 0 {
+	if len(e.pending) > 0 && (!e.output || long(e.pending[0])) {
 		t := e.pending[0]
 		for k := min(len(t), len(l)); k >= 1; k-- {
 			if strings.HasSuffix(l, t[:k]) {

@@ -9,29 +9,47 @@ func TestEchoFilter(t *testing.T) {
 	cases := []struct {
 		name    string
 		typed   []string
+		fresh   int      // how many of typed the input typed; 0: all
 		lines   []string // completed lines, in order
 		program []string // those that are not echo
 	}{
-		{"command then output", []string{"sleep 2; echo DONE_42"},
+		{"command then output", []string{"sleep 2; echo DONE_42"}, 0,
 			[]string{"$ sleep 2; echo DONE_42", "DONE_42", "$ "}, []string{"DONE_42", "$ "}},
-		{"echo from mid-line", []string{"sleep 2; echo DONE_42"},
+		{"echo from mid-line", []string{"sleep 2; echo DONE_42"}, 0,
 			[]string{"sleep 2; echo DONE_42", "DONE_42"}, []string{"DONE_42"}},
-		{"suppressed history", []string{" ls"},
+		{"suppressed history", []string{" ls"}, 0,
 			[]string{"$  ls", "a b c"}, []string{"a b c"}},
-		{"typed ahead, echoed twice", []string{"make test all"},
+		{"typed ahead, echoed twice", []string{"make test all"}, 0,
 			[]string{"make test all", "old output", "$ make test all", "ok"}, []string{"old output", "ok"}},
-		{"short input skipped once", []string{"y"},
+		{"short input skipped once", []string{"y"}, 0,
 			[]string{"Continue? [y/N] y", "ready, honestly", "done by"}, []string{"ready, honestly", "done by"}},
-		{"several lines", []string{"for i in 1 2", "do echo $i; done"},
+		{"several lines", []string{"for i in 1 2", "do echo $i; done"}, 0,
 			[]string{"$ for i in 1 2", "> do echo $i; done", "1", "2"}, []string{"1", "2"}},
-		{"no echo (a password)", []string{"hunter2secret"},
+		{"no echo (a password)", []string{"hunter2secret"}, 0,
 			[]string{"ok"}, []string{"ok"}},
-		{"nothing typed", nil,
+		{"nothing typed", nil, 0,
 			[]string{"^C", "$ "}, []string{"^C", "$ "}},
+		// fzf was given 42, then Enter: its echo was before the Enter,
+		// and the 42 it prints is its answer.
+		{"short, typed by an earlier input", []string{"42"}, -1,
+			[]string{"42", "picked 42"}, []string{"42", "picked 42"}},
+		{"short, echoed where typed", []string{"42"}, 1,
+			[]string{"> 42", "42", "picked 42"}, []string{"42", "picked 42"}},
+		{"short, not echoed before the program printed", []string{"42"}, 1,
+			[]string{"selected:", "42"}, []string{"selected:", "42"}},
+		{"long, typed by an earlier input, echoed again", []string{"sleep 2; echo DONE_42"}, -1,
+			[]string{"$ sleep 2; echo DONE_42", "DONE_42"}, []string{"DONE_42"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := NewEchoFilter(c.typed)
+			fresh := c.fresh
+			switch fresh {
+			case 0:
+				fresh = len(c.typed)
+			case -1:
+				fresh = 0
+			}
+			e := NewEchoFilter(c.typed, fresh)
 			var got []string
 			for _, l := range c.lines {
 				if !e.Line(l) {
@@ -41,15 +59,15 @@ func TestEchoFilter(t *testing.T) {
 			if !slices.Equal(got, c.program) {
 				t.Fatalf("got %q, want %q", got, c.program)
 			}
-			if want := len(c.lines) - len(c.program); e.Skipped() != want {
-				t.Fatalf("skipped %d, want %d", e.Skipped(), want)
+			if want := len(c.lines) - len(c.program); e.Skipped() != want || len(e.Lines()) != want {
+				t.Fatalf("skipped %d (%q), want %d", e.Skipped(), e.Lines(), want)
 			}
 		})
 	}
 }
 
 func TestEchoFilterPartial(t *testing.T) {
-	e := NewEchoFilter([]string{"sleep 2; echo DONE_42"})
+	e := NewEchoFilter([]string{"sleep 2; echo DONE_42"}, 1)
 	for l, want := range map[string]bool{
 		"$ sleep 2; ec":           true, // the echo, half written
 		"$ sleep 2; echo DONE_42": true, // written, the newline still to come
@@ -76,7 +94,7 @@ func TestLastEcho(t *testing.T) {
 }
 
 func TestOutputLeavesEchoOut(t *testing.T) {
-	o := Output{Echo: NewEchoFilter([]string{"sleep 1; echo READY"})}
+	o := Output{Echo: NewEchoFilter([]string{"sleep 1; echo READY"}, 1)}
 	// The echo arrives in two pieces: neither may be taken for output.
 	lines, partial := o.Write([]byte("$ sleep 1; echo RE"))
 	if len(lines) != 0 || partial != "" {

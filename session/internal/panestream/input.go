@@ -21,6 +21,10 @@ type InputMark struct {
 	// input that ended with Enter), split into lines; the pane's echo of
 	// each ends with it.
 	Typed []string
+	// Fresh is how many of Typed, the last ones, this input typed text
+	// on: the others were typed by earlier inputs, and echoed before
+	// Offset.
+	Fresh int
 	Enter bool // the input ended with Enter
 	// Col is the cursor's column when the input was sent, read only when
 	// the stream does not hold the start of the line (-1 then if unread).
@@ -65,6 +69,7 @@ func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool
 	if len(in.Typed) > 64 {
 		in.Typed = in.Typed[len(in.Typed)-64:]
 	}
+	in.Fresh = min(len(strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })), len(in.Typed))
 	in.Sent, in.Offset, in.At, in.Fed, in.Enter, in.Col = true, min(pre, p.end()), time.Now(), fed, enter, col
 	if !continuing || !in.Grid.Known {
 		// Typing onto a line an earlier input started keeps that line's

@@ -1,0 +1,136 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// Keys for a shell that has not drawn its first prompt.
+//
+// A shell reading heavy start-up files (pyenv, nvm, conda) draws nothing
+// for seconds. Text typed meanwhile is echoed twice: by the terminal,
+// which is in canonical mode with echo until the line editor starts, and
+// again by the line editor after the prompt, when it reads the line. A
+// wait would have to tell both echoes from the program's output. So text
+// for such a shell is held until it has drawn its prompt, and the caller
+// is told how long it waited: one echo, where the line editor draws it.
+//
+// A shell is taken to be starting when its pane has drawn nothing (the
+// screen blank, no history, the cursor on column 0), tmux names its
+// program a shell (or "tmux", a pane just made), and its foreground
+// program is not blocked reading the terminal: a script's `read` with no
+// prompt, or a shell whose prompt is empty, gets its keys at once. Where
+// the kernel cannot tell what the program does, a blank pane whose
+// cursor is at its top left counts as starting.
+
+// firstPromptHold bounds how long text waits for a starting shell's first
+// prompt; past it nothing is sent.
+const firstPromptHold = 30 * time.Second
+
+// holdLook spaces the looks at a starting shell that print nothing: its
+// foreground program may begin reading the terminal without drawing
+// (no event says so).
+const holdLook = 100 * time.Millisecond
+
+// startLook is what one round trip tells about a pane that may hold a
+// starting shell.
+type startLook struct {
+	program         string
+	dead, alt, mode bool
+	cursorX         int
+	cursorY         int
+	hist            int
+	pid, tty        string
+}
+
+// lookAtStart reads what lookStarting needs of pane.
+func (s *Server) lookAtStart(ctx context.Context, pane string) (startLook, error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}"))
+	if err != nil {
+		return startLook{}, err
+	}
+	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
+	if len(f) != 10 || f[0] != pane {
+		return startLook{}, errorf(KindNotFound, "can't find pane: %s", pane)
+	}
+	l := startLook{program: strings.TrimPrefix(f[1], "-"), dead: f[2] == "1", alt: f[3] == "1", mode: f[4] == "1", pid: f[8], tty: f[9]}
+	l.cursorX, _ = strconv.Atoi(f[5])
+	l.cursorY, _ = strconv.Atoi(f[6])
+	l.hist, _ = strconv.Atoi(f[7])
+	return l, nil
+}
+
+// starting reports whether pane holds a shell that has not drawn its
+// first prompt yet (see above). It costs one round trip for a pane at a
+// prompt, two and a look at the kernel for a blank one.
+func (s *Server) starting(ctx context.Context, pane string) (bool, error) {
+	l, err := s.lookAtStart(ctx, pane)
+	if err != nil {
+		return false, err
+	}
+	if l.dead || l.alt || l.mode || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
+		return false, nil
+	}
+	rs, err := s.exec(ctx, CaptureArgs{}.command(pane))
+	if err != nil {
+		return false, err
+	}
+	if !blank(rs[0].Lines) {
+		return false, nil
+	}
+	fg := s.Foreground(ctx, l.pid, l.tty)
+	if fg.Known {
+		return !fg.Reading, nil
+	}
+	return l.cursorY == 0, nil
+}
+
+// HoldForFirstPrompt waits, before text is typed into the pane ref names,
+// until its shell has drawn its first prompt, if it has not (see above).
+// It returns the pane's id and how long it waited (0 when the shell was
+// not starting). A shell that has drawn nothing by firstPromptHold (or by
+// ctx's end) is [KindDeadline]: nothing was sent. A pane that cannot be
+// looked at is not held: the send that follows says what became of it.
+func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, time.Duration, error) {
+	pane, err := s.ResolvePane(ctx, ref)
+	if err != nil {
+		return "", 0, err
+	}
+	if st, err := s.starting(ctx, pane); err != nil || !st {
+		return pane, 0, nil
+	}
+	begin := time.Now()
+	if l := s.opts.Logger; l != nil {
+		l.Info("holding text for a shell that has drawn no prompt yet", "pane", pane)
+	}
+	f, err := s.followPane(ctx, pane)
+	if err != nil {
+		return pane, 0, nil
+	}
+	defer f.stop()
+	hctx, cancel := context.WithTimeout(ctx, firstPromptHold)
+	defer cancel()
+	tick := time.NewTicker(holdLook)
+	defer tick.Stop()
+	for {
+		// Look after the position was taken: a prompt drawn in between
+		// is not waited for in vain.
+		st, err := s.starting(hctx, pane)
+		if err != nil || !st {
+			return pane, time.Since(begin), nil
+		}
+		if _, err := f.wait(hctx, tick.C); err != nil {
+			if ctx.Err() != nil {
+				return pane, time.Since(begin), fromExec(ctx.Err())
+			}
+			return pane, time.Since(begin), errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
+				"Wait for its prompt (wait_for_text with since screen), then send again", pane, time.Since(begin).Round(time.Second)).fix(RemedyLookOrInterrupt)
+		}
+		f.skip()
+	}
+}
