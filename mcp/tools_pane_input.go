@@ -12,7 +12,7 @@ func paneInputTools() []*toolDef {
 			"Run a command in the pane's shell; return its exit status and all its output. cd and export persist; multi-line commands are fine.",
 			(*TmuxBackend).RunCommand, writes, execute, paneTarget(), selfBounded()),
 		addTool("send_keys", TierMutating, annShell,
-			"Send keys to a pane, then Enter unless enter is false (also after C-c). Text waits for a starting shell's first prompt; the Enter after a text goes once it has drawn.",
+			"Send keys to a pane, then Enter unless enter is false (also after C-c). Text waits for a starting shell's first prompt; Enter after text goes once it drew.",
 			(*TmuxBackend).SendKeys, writes, execute, paneTarget()),
 		addTool("send_keys_batch", TierMutating, annShell,
 			"Send several inputs to panes in order.",

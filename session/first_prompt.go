@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -21,9 +22,10 @@ import (
 //
 // A shell is taken to be starting when its pane has drawn nothing (the
 // screen blank, no history, the cursor on column 0), tmux names its
-// program a shell (or "tmux", a pane just made), and its foreground
-// program is not blocked reading the terminal: a script's `read` with no
-// prompt, or a shell whose prompt is empty, gets its keys at once. Where
+// program a shell (or "tmux", a pane just made), the pane was not started
+// on a script (sh -c '...'), and its foreground program is not blocked
+// reading the terminal: a script's `read` with no prompt, or a shell
+// whose prompt is empty, gets its keys at once. Where
 // the kernel cannot tell what the program does, a blank pane whose
 // cursor is at its top left counts as starting.
 
@@ -45,24 +47,49 @@ type startLook struct {
 	cursorY         int
 	hist            int
 	pid, tty        string
+	script          bool // tmux started the pane with a shell's -c
 }
 
 // lookAtStart reads what lookStarting needs of pane.
 func (s *Server) lookAtStart(ctx context.Context, pane string) (startLook, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
-		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}"))
+		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}\t#{pane_start_command}"))
 	if err != nil {
 		return startLook{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
-	if len(f) != 10 || f[0] != pane {
+	if len(f) < 11 || f[0] != pane {
 		return startLook{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	l := startLook{program: strings.TrimPrefix(f[1], "-"), dead: f[2] == "1", alt: f[3] == "1", mode: f[4] == "1", pid: f[8], tty: f[9]}
 	l.cursorX, _ = strconv.Atoi(f[5])
 	l.cursorY, _ = strconv.Atoi(f[6])
 	l.hist, _ = strconv.Atoi(f[7])
+	l.script = runsScript(strings.Join(f[10:], "\t"), l.program)
 	return l, nil
+}
+
+// runsScript reports whether a pane's start command runs a shell on a
+// script given with -c (sh -c '...'; a cluster such as -lc or -ec too),
+// and that shell, program, still runs (it did not exec another): it never
+// draws a prompt, and a line typed for it is typeahead for whatever reads
+// the terminal. A command without -c (bash --rcfile x, zsh, fish -C ...)
+// or none (the default shell) starts a shell that will prompt.
+func runsScript(start, program string) bool {
+	args := strings.Fields(start)
+	if len(args) == 0 || strings.TrimPrefix(filepath.Base(strings.Trim(args[0], `"'`)), "-") != program {
+		return false
+	}
+	for _, a := range args[1:] {
+		a = strings.Trim(a, `"'`)
+		if a == "--command" || strings.HasPrefix(a, "--command=") {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') {
+			return true
+		}
+	}
+	return false
 }
 
 // starting reports whether pane holds a shell that has not drawn its
@@ -73,7 +100,7 @@ func (s *Server) starting(ctx context.Context, pane string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if l.dead || l.alt || l.mode || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
+	if l.dead || l.alt || l.mode || l.script || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
 		return false, nil
 	}
 	rs, err := s.exec(ctx, CaptureArgs{}.command(pane))
@@ -121,10 +148,10 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, t
 		// Look after the position was taken: a prompt drawn in between
 		// is not waited for in vain.
 		st, err := s.starting(hctx, pane)
-		if err != nil || !st {
+		if hctx.Err() == nil && (err != nil || !st) {
 			return pane, time.Since(begin), nil
 		}
-		if _, err := f.wait(hctx, tick.C); err != nil {
+		if _, err := f.wait(hctx, tick.C); err != nil || hctx.Err() != nil {
 			if ctx.Err() != nil {
 				return pane, time.Since(begin), fromExec(ctx.Err())
 			}

@@ -21,11 +21,11 @@ func TestHoldForFirstPrompt(t *testing.T) {
 		t.Run(shell, func(t *testing.T) {
 			command, env, ready := fixtures.SlowShell(t, shell)
 			fx, s := newTestServer(t)
-			line := "exec " + command
+			args := []string{"new-session", "-d", "-s", "slow", "-x", "80", "-y", "24"}
 			for k, v := range env {
-				line = k + "=" + v + " " + line
+				args = append(args, "-e", k+"="+v)
 			}
-			fx.NewSession(t, "slow", "sh", "-c", line)
+			fx.Tmux(t, append(args, command)...)
 			pane := paneOf(t, s, "slow")
 			ctx := testCtx(t)
 			if st, err := s.starting(ctx, pane); err != nil || !st {
@@ -53,7 +53,7 @@ func TestHoldForFirstPromptBound(t *testing.T) {
 	command, _, ready := fixtures.SlowShell(t, "bash")
 	defer ready()
 	fx, s := newTestServer(t)
-	fx.NewSession(t, "slow", "sh", "-c", "exec "+command)
+	fx.Tmux(t, "new-session", "-d", "-s", "slow", command)
 	pane := paneOf(t, s, "slow")
 	ctx, cancel := context.WithTimeout(testCtx(t), 500*time.Millisecond)
 	defer cancel()
@@ -71,7 +71,7 @@ func TestHoldForFirstPromptBound(t *testing.T) {
 func TestRunCommandBackgroundPending(t *testing.T) {
 	command, _, ready := fixtures.SlowShell(t, "bash")
 	fx, s := newTestServer(t)
-	fx.NewSession(t, "slow", "sh", "-c", "exec "+command)
+	fx.Tmux(t, "new-session", "-d", "-s", "slow", command)
 	pane := paneOf(t, s, "slow")
 	ctx := testCtx(t)
 	ran := filepath.Join(t.TempDir(), "ran")
@@ -95,8 +95,27 @@ func TestRunCommandBackgroundPending(t *testing.T) {
 	// A command kept when the server closes (at the test's cleanup) is
 	// let go: the close does not wait for the prompt.
 	other, _, _ := fixtures.SlowShell(t, "bash")
-	fx.NewSession(t, "slower", "sh", "-c", "exec "+other)
+	fx.Tmux(t, "new-session", "-d", "-s", "slower", other)
 	if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: paneOf(t, s, "slower")}, Command: "echo never", Timeout: time.Hour, Background: true}); err != nil || !r.AwaitingPrompt {
 		t.Fatalf("got %+v %v, want the command kept for the first prompt", r, err)
+	}
+}
+
+func TestRunsScript(t *testing.T) {
+	for _, c := range []struct {
+		start, program string
+		want           bool
+	}{
+		{"", "bash", false},
+		{"bash --noprofile --rcfile /x/rc", "bash", false},
+		{"fish -C 'set x 1'", "fish", false},
+		{"sh -c 'cat gate; read -r x'", "sh", true},
+		{"/bin/bash -lc 'make'", "bash", true},
+		{"sh -c 'sleep 1; exec bash'", "bash", false}, // exec'd a shell that prompts
+		{"fish --command=ls", "fish", true},
+	} {
+		if got := runsScript(c.start, c.program); got != c.want {
+			t.Errorf("runsScript(%q, %q) = %v, want %v", c.start, c.program, got, c.want)
+		}
 	}
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -44,14 +47,19 @@ func TestEdgeOutputEqualToInput(t *testing.T) {
 		t.Errorf("the wait after the command line: skipped %d lines, shows %q, want the command line", w.EchoSkipped, w.EchoLines)
 	}
 	atPrompt(t, c, pane)
-	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": `seq 1 50 | fzf --height 10 --no-mouse; echo "picked 42"`}, nil)
+	// fzf draws its list below the prompt; given 42 and Enter, it clears
+	// the list and prints 42 where the list began, above the row the keys
+	// went in on.
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": `seq 1 50 | fzf --height 10 --no-mouse; echo "picked 42"`, "pace_ms": 0}, nil)
 	c.waitOrShow(t, pane, "screen", `^\s*50/50\b`)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": []string{"42", "Enter"}, "enter": false}, nil)
 	w = c.waitOrShow(t, pane, "input", `^42$`)
 	if len(w.EchoLines) != min(w.EchoSkipped, 5) {
 		t.Errorf("the wait skipped %d lines and shows %q", w.EchoSkipped, w.EchoLines)
 	}
-	c.waitOrShow(t, pane, "input", `picked`)
+	if w = c.waitOrShow(t, pane, "input", `picked`); strings.Join(w.MatchedLines, "|") != "picked 42" {
+		t.Errorf("wait for picked: matched %q, want the line echo printed", w.MatchedLines)
+	}
 }
 
 // TestEdgeKeysToStartingShell: keys sent to a shell still reading its
@@ -153,5 +161,49 @@ func TestEdgeBackgroundRunStartingShell(t *testing.T) {
 				t.Fatalf("wait_for_command once the shell is ready: got %+v, want ready_42 with status 0", w)
 			}
 		})
+	}
+}
+
+// TestEdgeReadTypeahead: text for a program that reads the terminal with
+// no line editor (the shell's read) is not held: typed ahead while the
+// script is busy in a child, or sent while read waits in a blank pane, it
+// is read, echoed once by the terminal, and the wait finds the answer.
+func TestEdgeReadTypeahead(t *testing.T) {
+	t.Parallel()
+	c, _, first := workflow(t)
+	fifo := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	split := func(script string) string {
+		var p struct {
+			PaneID string `json:"pane_id"`
+		}
+		c.ok(t, "split_window", map[string]any{"pane_id": first, "shell": "sh -c '" + script + "'"}, &p)
+		return p.PaneID
+	}
+	// Typed ahead: the script is in cat until the gate opens, then reads.
+	ahead := split(`cat ` + fifo + ` >/dev/null; read -r x; echo "got:$x"; exec sleep 60`)
+	var m struct{ Result string }
+	c.ok(t, "send_keys", map[string]any{"pane_id": ahead, "keys": "hello ahead"}, &m)
+	if strings.Contains(m.Result, "held") {
+		t.Errorf("keys typed ahead for a script in cat were held: %q", m.Result)
+	}
+	gate, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate.Close()
+	w := waitText(t, c, map[string]any{"pane_id": ahead, "patterns": []string{`^got:`}, "regex": true, "timeout": 30})
+	if !w.Found || strings.Join(w.MatchedLines, "|") != "got:hello ahead" {
+		t.Fatalf("typed ahead for read: got %+v; the pane shows:\n%s", w, c.screen(t, ahead))
+	}
+	// A blank pane whose script waits in read gets the keys, not a wait
+	// for a prompt it never draws.
+	reading := split(`read -r x; echo "got:$x"; exec sleep 60`)
+	c.ok(t, "send_keys", map[string]any{"pane_id": reading, "keys": "hello read"}, &m)
+	w = waitText(t, c, map[string]any{"pane_id": reading, "patterns": []string{`^got:`}, "regex": true, "timeout": 30})
+	if !w.Found || strings.Join(w.MatchedLines, "|") != "got:hello read" {
+		t.Fatalf("keys for read in a blank pane: got %+v (send_keys said %q); the pane shows:\n%s", w, m.Result, c.screen(t, reading))
 	}
 }

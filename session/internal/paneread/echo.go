@@ -10,20 +10,21 @@ import (
 // EchoFilter tells the pane's echo of typed input from what a program
 // printed. A line is the echo of a typed line when, blanks at its end
 // trimmed, it ends with that typed line: a shell echoes the prompt, then
-// what was typed. Typed lines are looked for in order.
+// what was typed.
 //
 // The echo is where the input was typed, not any later line with the same
-// text: a short typed line ("42", "y") is echo only among the first lines
-// read, before the program printed a line of its own, and only when the
-// input read from typed it (fresh); a line the program prints later with
-// that text (fzf printing the 42 it was given) is output. A long typed
-// line (a command line, longEcho runes or more) is echo wherever it comes,
-// and again when seen a second time (typed ahead, echoed by the terminal,
-// then again by the shell's line editor when it read it): a program seldom
-// prints a whole command line.
+// text: the lines the input typed (fresh) are looked for in order among
+// the first lines read, before the program printed a line of its own; a
+// line the program prints later with that text (fzf printing the 42 it
+// was given, a script printing "got:" and the line it read) is output. A
+// long typed line (a command line, longEcho runes or more) may be echoed
+// once more, later, by a shell's line editor when it reads a line typed
+// ahead (the terminal echoed it first): such a line is echo again when
+// what comes before the typed text is nothing or looks like a prompt
+// (it ends with one of promptEnds).
 type EchoFilter struct {
-	pending []string // typed lines not yet seen echoed
-	echoed  []string // long typed lines seen echoed
+	pending []string // fresh typed lines not yet seen echoed, in order
+	again   []string // long typed lines a line editor may echo after a prompt
 	output  bool     // a line of the program's own was read
 	skipped int      // lines taken for echo (Skipped)
 	lines   []string // the last lines taken for echo (Lines)
@@ -32,23 +33,44 @@ type EchoFilter struct {
 // NewEchoFilter returns a filter for the echo of typed, the lines typed
 // in order (blank ones are ignored), of which the last fresh were typed by
 // the input the read starts at. The others were typed before it, and
-// echoed there: of those only long ones are looked for (a line editor's
-// second echo).
+// echoed there: of those only long ones are looked for, after a prompt (a
+// line editor's second echo).
 func NewEchoFilter(typed []string, fresh int) *EchoFilter {
 	e := &EchoFilter{}
 	for i, t := range typed {
 		t = strings.TrimSpace(t)
-		if t == "" || i < len(typed)-fresh && !long(t) {
-			continue
+		switch {
+		case t == "":
+		case i >= len(typed)-fresh:
+			e.pending = append(e.pending, t)
+		case long(t):
+			e.again = append(e.again, t)
 		}
-		e.pending = append(e.pending, t)
 	}
 	return e
 }
 
-// long reports whether typed line t is long enough to be taken for echo
-// wherever a line ends with it.
+// long reports whether typed line t is long enough to be echoed again by
+// a line editor, and looked for there.
 func long(t string) bool { return utf8.RuneCountInString(t) >= longEcho }
+
+// promptEnds are the characters a prompt is taken to end with (blanks
+// after them aside), for a line editor's second echo of a line.
+const promptEnds = "$#%>❯»λ→›"
+
+// afterPrompt reports whether l is typed line t echoed after a prompt, or
+// alone.
+func afterPrompt(l, t string) bool {
+	if !strings.HasSuffix(l, t) {
+		return false
+	}
+	before := strings.TrimRight(l[:len(l)-len(t)], " \t")
+	if before == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return strings.ContainsRune(promptEnds, r)
+}
 
 // Line reports whether the completed line l is echo.
 func (e *EchoFilter) Line(l string) bool {
@@ -56,29 +78,31 @@ func (e *EchoFilter) Line(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
-	if e.output {
-		// The program has printed: short typed lines not seen echoed
-		// by now were not echoed here.
-		for len(e.pending) > 0 && !long(e.pending[0]) {
-			e.pending = e.pending[1:]
-		}
-	}
-	if len(e.pending) > 0 && strings.HasSuffix(l, e.pending[0]) {
+	if !e.output && len(e.pending) > 0 && strings.HasSuffix(l, e.pending[0]) {
 		if long(e.pending[0]) {
-			e.echoed = append(e.echoed, e.pending[0])
+			e.again = append(e.again, e.pending[0])
 		}
 		e.pending = e.pending[1:]
 		e.skip(l)
 		return true
 	}
-	for _, t := range e.echoed {
-		if strings.HasSuffix(l, t) {
+	for _, t := range e.again {
+		if afterPrompt(l, t) {
 			e.skip(l)
 			return true
 		}
 	}
-	if strings.TrimSpace(l) != "" {
+	if strings.TrimSpace(l) != "" && !e.output {
+		// The program has printed: typed lines not seen echoed by now
+		// were not echoed where they were typed (a password); a line
+		// editor may still echo a long one.
 		e.output = true
+		for _, t := range e.pending {
+			if long(t) {
+				e.again = append(e.again, t)
+			}
+		}
+		e.pending = nil
 	}
 	return false
 }
@@ -112,7 +136,7 @@ func (e *EchoFilter) Partial(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
-	if len(e.pending) > 0 && (!e.output || long(e.pending[0])) {
+	if len(e.pending) > 0 {
 		t := e.pending[0]
 		for k := min(len(t), len(l)); k >= 1; k-- {
 			if strings.HasSuffix(l, t[:k]) {
@@ -120,7 +144,7 @@ func (e *EchoFilter) Partial(l string) bool {
 			}
 		}
 	}
-	for _, t := range e.echoed {
+	for _, t := range e.again {
 		for k := min(len(t), len(l)); k >= longEcho; k-- {
 			if strings.HasSuffix(l, t[:k]) {
 				return true

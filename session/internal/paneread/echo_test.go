@@ -37,6 +37,10 @@ func TestEchoFilter(t *testing.T) {
 			[]string{"> 42", "42", "picked 42"}, []string{"42", "picked 42"}},
 		{"short, not echoed before the program printed", []string{"42"}, 1,
 			[]string{"selected:", "42"}, []string{"selected:", "42"}},
+		{"long, printed back by the program", []string{"hello ahead"}, -1,
+			[]string{"got:hello ahead", "You said: hello ahead"}, []string{"got:hello ahead", "You said: hello ahead"}},
+		{"long, echoed where typed, then printed back", []string{"hello ahead"}, 1,
+			[]string{"hello ahead", "got:hello ahead", "$ hello ahead"}, []string{"got:hello ahead"}},
 		{"long, typed by an earlier input, echoed again", []string{"sleep 2; echo DONE_42"}, -1,
 			[]string{"$ sleep 2; echo DONE_42", "DONE_42"}, []string{"DONE_42"}},
 	}
