@@ -107,8 +107,22 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 			return id, err
 		}
 	}
-	s.noteInput(pre, id, a.typed(), a.Enter, mark)
+	s.noteInput(pre, id, a.typed(), a.endsWithEnter(), mark)
 	return id, nil
+}
+
+// endsWithEnter reports whether a's keys end with Enter: pressed after
+// them, or the last key of its list (a key list pressed one key at a
+// time ends with an Enter of its own).
+func (a SendKeysArgs) endsWithEnter() bool {
+	if a.Enter {
+		return true
+	}
+	if a.Literal || len(a.KeyList) == 0 {
+		return false
+	}
+	k := a.KeyList[len(a.KeyList)-1]
+	return k == "Enter" || k == "C-m" || k == "KPEnter"
 }
 
 // typed is the text a types, for telling its echo from output: of a key

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
@@ -82,6 +81,12 @@ type textWait struct {
 	// screen is matched, read at most once per interval (lastRead).
 	screen   bool
 	lastRead time.Time
+	// moves follows where the output after the input moved the cursor:
+	// output drawn above the input's row (fzf printing its pick where its
+	// list began) is read from the grid too.
+	moves paneread.RowTracker
+	// gridEcho are the rows the last read of the grid took for echo.
+	gridEcho []string
 }
 
 // errWaitOver ends a wait whose context ended during a pause between two
@@ -150,6 +155,11 @@ func (t *textWait) done(outcome string) (WaitResult, error) {
 	if t.w.out.Echo != nil {
 		t.w.res.EchoSkipped = t.w.out.Echo.Skipped()
 		t.w.res.EchoLines = t.w.out.Echo.Lines()
+	}
+	if t.w.res.MatchedIn == InScreen || t.w.res.EchoSkipped == 0 {
+		if n := len(t.gridEcho); n > 0 {
+			t.w.res.EchoSkipped, t.w.res.EchoLines = n, t.gridEcho[max(n-5, 0):]
+		}
 	}
 	return t.w.res, nil
 }
@@ -235,6 +245,7 @@ func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
 		t.w.out.Prime(bytes.Repeat([]byte{' '}, t.in.Col))
 	}
 	lines, partial := t.w.out.Write(r.Data)
+	_, _ = t.moves.Write(r.Data)
 	// The program went full-screen after the entry's look (less just
 	// started): its page's output counts, and from here on its screen is
 	// read, now first.
@@ -314,6 +325,7 @@ func (t *textWait) next(wctx context.Context) (string, bool, error) {
 		t.w.res.SawNewOutput = true
 	}
 	lines, partial := t.w.out.Write(r.Data)
+	_, _ = t.moves.Write(r.Data)
 	if r.Paused && !t.screen {
 		// tmux threw output away: the screen it resumed with stands in
 		// for what was lost.
@@ -381,15 +393,21 @@ func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
 	if !t.grid.active || len(t.w.pats) == 0 {
 		return "", false, nil
 	}
+	if t.since == SinceInput && t.in.Cursor.Known {
+		// Output that moved the cursor above the row the input went in on
+		// drew there after the input: read from the highest such row.
+		if up := t.in.Cursor.Row + t.moves.Highest(); up < t.grid.row {
+			t.grid.row = max(up, 0)
+		}
+	}
 	rows, alternate, err := t.s.readRows(t.ctx, t.pane, &t.grid)
 	if err != nil || alternate {
 		return "", false, err // full-screen: the screen is read instead
 	}
 	if t.since == SinceInput {
-		// The rows start where the input was typed: all of the typed
-		// line is there, whichever input typed it.
-		echo := paneread.NewEchoFilter(t.in.Typed, len(t.in.Typed))
-		rows = slices.DeleteFunc(rows, echo.Line)
+		// The echo is on the row the input was typed on, from its
+		// column: rows above it were drawn after the input.
+		rows, t.gridEcho = paneread.EchoRows(rows, t.in.Grid.Row-t.grid.row, t.in.Grid.Col, t.in.Typed)
 	}
 	t.w.seen = nil
 	t.w.seen.Add(rows...)

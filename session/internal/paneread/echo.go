@@ -174,6 +174,48 @@ func LastEcho(rows []string, typed []string) int {
 	return -1
 }
 
+// EchoRows takes the echo of typed (the lines typed, in order) out of
+// rows of tmux's grid, where the echo is at its place: the first typed
+// line on rows[at], from column col on, the next ones on the rows after
+// it (after a continuation prompt). Rows above at were drawn after the
+// input, and are output whatever they hold; rows after the echo are echo
+// only as a line editor's second echo of a long line (after a prompt). It
+// returns the rows left and those taken for echo.
+func EchoRows(rows []string, at, col int, typed []string) (kept, echo []string) {
+	var lines, again []string
+	for _, t := range typed {
+		if t = strings.TrimSpace(t); t != "" {
+			lines = append(lines, t)
+			if long(t) {
+				again = append(again, t)
+			}
+		}
+	}
+	for i, r := range rows {
+		r = strings.TrimRight(r, " \t")
+		j := i - at
+		isEcho := false
+		switch {
+		case j < 0 || len(lines) == 0:
+		case j == 0:
+			rs := []rune(r)
+			isEcho = col >= 0 && col <= len(rs) && strings.HasPrefix(strings.TrimSpace(string(rs[col:])), lines[0])
+		case j < len(lines):
+			isEcho = strings.HasSuffix(r, lines[j])
+		default:
+			for _, t := range again {
+				isEcho = isEcho || afterPrompt(r, t)
+			}
+		}
+		if isEcho {
+			echo = append(echo, r)
+		} else {
+			kept = append(kept, rows[i])
+		}
+	}
+	return kept, echo
+}
+
 // Output is a pane's output as lines a person reads, with the echo of
 // typed input taken out.
 type Output struct {

@@ -113,3 +113,27 @@ func TestOutputLeavesEchoOut(t *testing.T) {
 		t.Fatalf("output: got %q %q, want READY, then the prompt", lines, partial)
 	}
 }
+
+func TestEchoRows(t *testing.T) {
+	cases := []struct {
+		name      string
+		rows      []string
+		at, col   int
+		typed     []string
+		kept, ech []string
+	}{
+		{"the prompt's row", []string{"$ ls", "a b"}, 0, 2, []string{"ls"}, []string{"a b"}, []string{"$ ls"}},
+		// fzf printed its pick above the query row the keys went in on,
+		// and its status on that row.
+		{"drawn above, and over, the row", []string{"42", "picked 42", "$"}, 1, 2, []string{"42"}, []string{"42", "picked 42", "$"}, nil},
+		{"a line editor's second echo", []string{"make test all", "ok", "$ make test all"}, 0, 0, []string{"make test all"}, []string{"ok"}, []string{"make test all", "$ make test all"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			kept, echo := EchoRows(c.rows, c.at, c.col, c.typed)
+			if !slices.Equal(kept, c.kept) || !slices.Equal(echo, c.ech) {
+				t.Fatalf("got %q and echo %q, want %q and %q", kept, echo, c.kept, c.ech)
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ type RowTracker struct {
 	Width int // the terminal's width; 0 makes any wrap lost
 
 	row, maxRow int
+	minRow      int  // the highest row the cursor reached, before it was lost
 	col         int  // 0..Width; Width: at the right margin, the next character wraps
 	unsure      bool // a character of unknown width is on the cursor's row
 	lost        bool
@@ -33,6 +34,11 @@ type RowTracker struct {
 func (t *RowTracker) Rows() (row, col, maxRow int, ok bool) {
 	return t.row, min(t.col, max(t.Width-1, 0)), t.maxRow, !t.lost
 }
+
+// Highest returns the highest row the output moved the cursor to by
+// relative moves, counted from the first row (negative: above it), until
+// the tracker was lost.
+func (t *RowTracker) Highest() int { return t.minRow }
 
 // Write follows b. It always returns len(b) and a nil error.
 func (t *RowTracker) Write(b []byte) (int, error) {
@@ -125,6 +131,7 @@ func (t *RowTracker) csi(final byte) {
 	switch final {
 	case 'A': // up
 		t.row -= n
+		t.minRow = min(t.minRow, t.row)
 		t.unsure = false
 	case 'B': // down
 		t.down(n)
@@ -133,6 +140,7 @@ func (t *RowTracker) csi(final byte) {
 		t.col = 0
 	case 'F': // up, column 0
 		t.row -= n
+		t.minRow = min(t.minRow, t.row)
 		t.col, t.unsure = 0, false
 	case 'C':
 		t.col = min(min(t.col, t.Width-1)+n, max(t.Width-1, 0))

@@ -30,8 +30,11 @@ type InputMark struct {
 	// the stream does not hold the start of the line (-1 then if unread).
 	Col int
 	// Grid is where the cursor was in tmux's grid just before the input
-	// went in, when it was read on the same line as the input.
+	// went in, when it was read on the same line as the input; for input
+	// typed onto a line an earlier input started, where that one went in.
 	Grid GridMark
+	// Cursor is where the cursor was just before this input, the last.
+	Cursor GridMark
 }
 
 // A GridMark is a place in a pane's grid as tmux numbers it: rows of
@@ -76,6 +79,7 @@ func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool
 		// mark: the answer comes after the line, where it was begun.
 		in.Grid = grid
 	}
+	in.Cursor = grid
 	p.input = in
 }
 
