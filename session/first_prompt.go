@@ -156,7 +156,7 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, t
 				return pane, time.Since(begin), fromExec(ctx.Err())
 			}
 			return pane, time.Since(begin), errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
-				"Wait for its prompt (wait_for_text with since screen), then send again", pane, time.Since(begin).Round(time.Second)).fix(RemedyLookOrInterrupt)
+				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)).fix(RemedyLookOrInterrupt)
 		}
 		f.skip()
 	}
