@@ -442,6 +442,9 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 		cancel()
 		return nil, err
 	}
+	if pending != nil && pending.ended() {
+		return nil, errorf(KindCancelled, "command %s was stopped before its line was typed", pending.id) // nothing typed
+	}
 	typeLine, refused := sendKeysCommand(pane, true, []string{line}, guard)
 	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
 	if _, err := s.exec(ctx, typeLine, enter); err != nil {

@@ -359,7 +359,13 @@ func (s *Server) InterruptCommand(ctx context.Context, id string, wait time.Dura
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return false, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
 	}
-	if c.ended() || s.cmds.runningIn(c.pane) != c {
+	if !c.ended() && !c.isTyped() {
+		// Kept for its shell's first prompt: nothing was typed, and
+		// nothing will be.
+		c.end("", 0, false, errorf(KindCancelled, "command %s was stopped before its line was typed (its shell had drawn no prompt yet); nothing ran", id))
+		return true, nil
+	}
+	if c.ended() || s.cmds.runningIn(c.pane, nil) != c {
 		return true, nil
 	}
 	if _, err := s.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey}); err != nil {
