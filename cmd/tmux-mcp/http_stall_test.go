@@ -193,13 +193,14 @@ func TestHTTPStalledClients(t *testing.T) {
 }
 
 // TestHTTPWaitOutlivesDeadlines: a request lasts as long as its call: a
-// wait three times longer than every HTTP deadline (0.3 s here) ends on
-// its own timeout, answered, and a stream stays open past them.
+// wait three times longer than the header, body and write deadlines (0.3 s here) ends on
+// its own timeout, answered, and a stream stays open past them. (The idle
+// deadline is left long: the client's pooled connections are not the test.)
 func TestHTTPWaitOutlivesDeadlines(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main")
 	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", "main", "#{pane_id}"))
-	svc, stderr := startHTTPInProcess(t, fx, []string{envHTTPTimeouts + "=header=0.3,body=0.3,write=0.3,idle=0.3"},
+	svc, stderr := startHTTPInProcess(t, fx, []string{envHTTPTimeouts + "=header=0.3,body=0.3,write=0.3,idle=5"},
 		"--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
 	s := &httpServer{url: svc.url, stderr: stderr}
 	for _, v := range []string{"2025-11-25", "2026-07-28"} {
