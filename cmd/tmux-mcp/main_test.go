@@ -234,7 +234,7 @@ func TestUsageErrors(t *testing.T) {
 		{"tier and toolsets", []string{"LIBTMUX_SAFETY=readonly", "LIBTMUX_TOOLSETS=inspect"}, nil, "both choose the tools; set one of them"},
 		{"tier and toolsets flags", nil, []string{"--safety", "readonly", "--toolsets", "inspect"}, "both choose the tools; set one of them"},
 		{"bad safety flag lists the tiers", nil, []string{"--safety", "Destructive"}, `--safety "Destructive": want readonly, mutating or destructive`},
-		{"bad scope flag lists the scopes", nil, []string{"--scope", "everything"}, `--scope "everything": want all, owned-write or owned`},
+		{"bad scope flag lists the scopes", nil, []string{"--scope", "everything"}, `--scope "everything": want all, owned-write, owned or tagged`},
 		{"unknown toolset", nil, []string{"--toolsets", "inspekt"}, `did you mean "inspect"?`},
 		{"unknown excluded tool", []string{"LIBTMUX_EXCLUDE_TOOLS=kill_sever"}, nil, `did you mean "kill_server"?`},
 		{"unknown tool in LIBTMUX_TOOLS", []string{"LIBTMUX_TOOLS=list_panes,snapshot"}, nil, `unknown tool "snapshot" (did you mean "snapshot_pane"?)`},
