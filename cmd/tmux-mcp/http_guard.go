@@ -262,8 +262,9 @@ func (l httpLimits) deadlines(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		now := time.Now()
-		_ = rc.SetReadDeadline(now.Add(l.body))   // Best effort: HTTP/2 may refuse before Go 1.20's support.
-		_ = rc.SetWriteDeadline(now.Add(l.write)) // Best effort, likewise.
+		// Best effort: both HTTP/1 and HTTP/2 (per stream) support them.
+		_ = rc.SetReadDeadline(now.Add(l.body))
+		_ = rc.SetWriteDeadline(now.Add(l.write))
 		gw := &guardWriter{ResponseWriter: w, rc: rc, write: l.write}
 		defer func() {
 			// The server writes the end of the answer after the handler
