@@ -86,12 +86,15 @@ func TestEdgeKeysToStartingShell(t *testing.T) {
 			}()
 			// The shell is held in its start-up file until ready: the keys
 			// are not typed before, so its screen stays blank.
-			c.awaitLog(t, "holding text for a shell that has drawn no prompt yet")
+			early := c.awaitLog(t, "holding text for a shell that has drawn no prompt yet", sent)
 			if s := strings.TrimSpace(c.screen(t, p.PaneID)); s != "" {
 				t.Errorf("the starting shell's pane shows %q before its prompt", s)
 			}
 			ready()
-			msg := <-sent
+			msg := early
+			if msg == "" {
+				msg = <-sent
+			}
 			if !strings.Contains(msg, "first prompt") {
 				t.Errorf("send_keys into a starting shell: %q, want it to say it waited for the first prompt", msg)
 			}
@@ -107,17 +110,24 @@ func TestEdgeKeysToStartingShell(t *testing.T) {
 	}
 }
 
-// awaitLog waits until tmux-mcp has logged a line holding text. The
-// deadline only catches a hang.
-func (c *client) awaitLog(t *testing.T, text string) {
+// awaitLog waits until tmux-mcp has logged a line holding text, or a
+// call's answer comes on answered first (returned then). The deadline
+// only catches a hang.
+func (c *client) awaitLog(t *testing.T, text string, answered <-chan string) string {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(c.stderr.String(), text) {
+		select {
+		case a := <-answered:
+			return a
+		default:
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("tmux-mcp never logged %q; its log:\n%s", text, c.stderr)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return ""
 }
 
 // TestEdgeBackgroundRunStartingShell: run_command with background true
