@@ -26,35 +26,36 @@ func (b *TmuxBackend) SendKeys(ctx context.Context, in SendKeysIn) (Message, err
 	if err != nil {
 		return Message{}, err
 	}
-	msg, err := sendKeys(ctx, srv, in, args)
+	msg, err := sendKeys(ctx, srv, in, args, held.AtShell)
 	if err != nil {
 		return Message{}, err
 	}
-	if held > 0 {
-		msg += fmt.Sprintf("; held %.1f s until the shell drew its first prompt", held.Seconds())
+	if held.For > 0 {
+		msg += fmt.Sprintf("; held %.1f s until the shell drew its first prompt", held.For.Seconds())
 	}
 	return Message{Result: msg}, nil
 }
 
 // holdForPrompt waits, before keys that type text, for the first prompt
 // of a shell still starting (see session.HoldForFirstPrompt), and returns
-// how long it waited. Keys alone (C-c) are never held.
-func holdForPrompt(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs) (time.Duration, error) {
+// how long it waited and whether a shell holds the pane. Keys alone
+// (C-c) are never held.
+func holdForPrompt(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs) (session.Held, error) {
 	texts := args.KeyList
 	if !in.Keys.IsList {
 		texts = []string{args.Keys}
 	}
 	for _, k := range texts {
 		if session.TypesText(k, args.Literal) {
-			_, held, err := srv.HoldForFirstPrompt(ctx, paneRef(in.PaneTarget))
-			return held, err
+			return srv.HoldForFirstPrompt(ctx, paneRef(in.PaneTarget))
 		}
 	}
-	return 0, nil
+	return session.Held{}, nil
 }
 
-// sendKeys sends the keys as in asks and says what it did.
-func sendKeys(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs) (string, error) {
+// sendKeys sends the keys as in asks and says what it did; atShell says a
+// shell's line editor holds the pane.
+func sendKeys(ctx context.Context, srv *session.Server, in SendKeysIn, args session.SendKeysArgs, atShell bool) (string, error) {
 	if n := len(args.KeyList); in.Keys.IsList && in.PaceMs > 0 && (n > 1 || n == 1 && in.Enter) {
 		p, err := srv.PressKeys(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
 		if err != nil {
@@ -64,7 +65,7 @@ func sendKeys(ctx context.Context, srv *session.Server, in SendKeysIn, args sess
 	}
 	if !in.Keys.IsList && in.Enter && in.PaceMs > 0 && session.TypesText(args.Keys, args.Literal) {
 		// A text, then Enter: the Enter once the text has drawn.
-		p, err := srv.TypeThenEnter(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond)
+		p, err := srv.TypeThenEnter(ctx, paneRef(in.PaneTarget), args, time.Duration(in.PaceMs)*time.Millisecond, atShell)
 		if err != nil {
 			return "", err
 		}

@@ -95,41 +95,56 @@ func runsScript(start, program string) bool {
 // starting reports whether pane holds a shell that has not drawn its
 // first prompt yet (see above). It costs one round trip for a pane at a
 // prompt, two and a look at the kernel for a blank one.
-func (s *Server) starting(ctx context.Context, pane string) (bool, error) {
+// It also returns what it saw.
+func (s *Server) starting(ctx context.Context, pane string) (bool, startLook, error) {
 	l, err := s.lookAtStart(ctx, pane)
 	if err != nil {
-		return false, err
+		return false, l, err
 	}
 	if l.dead || l.alt || l.mode || l.script || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
-		return false, nil
+		return false, l, nil
 	}
 	rs, err := s.exec(ctx, CaptureArgs{}.command(pane))
 	if err != nil {
-		return false, err
+		return false, l, err
 	}
 	if !blank(rs[0].Lines) {
-		return false, nil
+		return false, l, nil
 	}
 	fg := s.Foreground(ctx, l.pid, l.tty)
 	if fg.Known {
-		return !fg.Reading, nil
+		return !fg.Reading, l, nil
 	}
-	return l.cursorY == 0, nil
+	return l.cursorY == 0, l, nil
+}
+
+// Held is what [Server.HoldForFirstPrompt] found.
+type Held struct {
+	PaneID string
+	// For is how long text was held for the shell's first prompt; 0 when
+	// the shell was not starting.
+	For time.Duration
+	// AtShell reports that the pane's program is a shell, at its line
+	// editor as far as tmux tells (not on the alternate screen, not in a
+	// mode): a text and an Enter typed in one burst reach it in order.
+	AtShell bool
 }
 
 // HoldForFirstPrompt waits, before text is typed into the pane ref names,
 // until its shell has drawn its first prompt, if it has not (see above).
-// It returns the pane's id and how long it waited (0 when the shell was
-// not starting). A shell that has drawn nothing by firstPromptHold (or by
+// It returns the pane's id, how long it waited (0 when the shell was not
+// starting) and whether a shell holds the pane. A shell that has drawn nothing by firstPromptHold (or by
 // ctx's end) is [KindDeadline]: nothing was sent. A pane that cannot be
 // looked at is not held: the send that follows says what became of it.
-func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, time.Duration, error) {
+func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
 	pane, err := s.ResolvePane(ctx, ref)
 	if err != nil {
-		return "", 0, err
+		return Held{}, err
 	}
-	if st, err := s.starting(ctx, pane); err != nil || !st {
-		return pane, 0, nil
+	atShell := func(l startLook) bool { return shells[l.program] && !l.script && !l.alt && !l.mode && !l.dead }
+	st, l, err := s.starting(ctx, pane)
+	if err != nil || !st {
+		return Held{PaneID: pane, AtShell: err == nil && atShell(l)}, nil
 	}
 	begin := time.Now()
 	if l := s.opts.Logger; l != nil {
@@ -137,7 +152,7 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, t
 	}
 	f, err := s.followPane(ctx, pane)
 	if err != nil {
-		return pane, 0, nil
+		return Held{PaneID: pane}, nil
 	}
 	defer f.stop()
 	hctx, cancel := context.WithTimeout(ctx, firstPromptHold)
@@ -147,15 +162,15 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (string, t
 	for {
 		// Look after the position was taken: a prompt drawn in between
 		// is not waited for in vain.
-		st, err := s.starting(hctx, pane)
+		st, l, err := s.starting(hctx, pane)
 		if hctx.Err() == nil && (err != nil || !st) {
-			return pane, time.Since(begin), nil
+			return Held{PaneID: pane, For: time.Since(begin), AtShell: err == nil && atShell(l)}, nil
 		}
 		if _, err := f.wait(hctx, tick.C); err != nil || hctx.Err() != nil {
 			if ctx.Err() != nil {
-				return pane, time.Since(begin), fromExec(ctx.Err())
+				return Held{PaneID: pane, For: time.Since(begin)}, fromExec(ctx.Err())
 			}
-			return pane, time.Since(begin), errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
+			return Held{PaneID: pane, For: time.Since(begin)}, errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
 				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)).fix(RemedyLookOrInterrupt)
 		}
 		f.skip()

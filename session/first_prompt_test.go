@@ -28,19 +28,22 @@ func TestHoldForFirstPrompt(t *testing.T) {
 			fx.Tmux(t, append(args, command)...)
 			pane := paneOf(t, s, "slow")
 			ctx := testCtx(t)
-			if st, err := s.starting(ctx, pane); err != nil || !st {
+			if st, _, err := s.starting(ctx, pane); err != nil || !st {
 				t.Fatalf("a shell in its start-up file: starting %v (%v), want true", st, err)
 			}
 			done := make(chan error, 1)
 			go func() {
-				_, _, err := s.HoldForFirstPrompt(ctx, PaneRef{PaneID: pane})
+				h, err := s.HoldForFirstPrompt(ctx, PaneRef{PaneID: pane})
+				if err == nil && !h.AtShell {
+					err = errors.New("the shell that drew its prompt is not at a shell")
+				}
 				done <- err
 			}()
 			ready()
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			if st, err := s.starting(ctx, pane); err != nil || st {
+			if st, _, err := s.starting(ctx, pane); err != nil || st {
 				t.Fatalf("a shell at its prompt: starting %v (%v), want false", st, err)
 			}
 		})
@@ -57,10 +60,10 @@ func TestHoldForFirstPromptBound(t *testing.T) {
 	pane := paneOf(t, s, "slow")
 	ctx, cancel := context.WithTimeout(testCtx(t), 500*time.Millisecond)
 	defer cancel()
-	_, held, err := s.HoldForFirstPrompt(ctx, PaneRef{PaneID: pane})
+	h, err := s.HoldForFirstPrompt(ctx, PaneRef{PaneID: pane})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindDeadline || held == 0 {
-		t.Fatalf("got %v after %v, want deadline", err, held)
+	if !errors.As(err, &e) || e.Kind != KindDeadline || h.For == 0 {
+		t.Fatalf("got %v after %v, want deadline", err, h.For)
 	}
 }
 

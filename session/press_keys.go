@@ -40,8 +40,12 @@ type Pressed struct {
 // its last key was pressed is such a failure, one that exits after it is
 // not.
 func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
-	return s.pressKeys(ctx, ref, a, pace, true)
+	return s.pressKeys(ctx, ref, a, pace, keySettle, true)
 }
+
+// lineSettle is keySettle for a shell's line editor, which has taken a
+// text in once it has drawn it: the Enter need not wait for more.
+const lineSettle = 3 * time.Millisecond
 
 // TypeThenEnter types a.Keys, a text, then presses Enter once the program
 // has reacted to the text (its echo drawn, within pace), as a person
@@ -49,15 +53,21 @@ func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 // on the Enter before it has taken the text in (fzf picked its first
 // item, not the one typed). It does not wait for the Enter's reaction.
 // Pressed.Silent holds 0 when the pane printed nothing after the text
-// within pace.
-func (s *Server) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+// within pace. atShell says the pane's program is a shell at its line
+// editor, which has taken the text in once it has drawn it: the Enter
+// then waits lineSettle after the drawing, not keySettle.
+func (s *Server) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
 	a.KeyList, a.Enter = nil, true
-	return s.pressKeys(ctx, ref, a, pace, false)
+	settle := keySettle
+	if atShell {
+		settle = lineSettle
+	}
+	return s.pressKeys(ctx, ref, a, pace, settle, false)
 }
 
-// pressKeys is PressKeys; awaitLast says whether to wait for the reaction
-// to the last key too.
-func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, awaitLast bool) (Pressed, error) {
+// pressKeys is PressKeys with settle for keySettle; awaitLast says
+// whether to wait for the reaction to the last key too.
+func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
 		keys = []string{a.Keys}
@@ -101,7 +111,7 @@ func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 		if i == all-1 && !awaitLast {
 			break
 		}
-		reacted, err := awaitReaction(ctx, f, pace)
+		reacted, err := awaitReaction(ctx, f, pace, settle)
 		switch {
 		case err != nil && i == all-1 && IsNotFound(err):
 			return res, nil // the last key ended the pane's program: its answer
@@ -116,17 +126,17 @@ func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 }
 
 // awaitReaction waits, for at most pace, until the pane has printed past
-// f's cursor and then keySettle passed without output. It reports whether
+// f's cursor and then settle passed without output. It reports whether
 // the pane printed; an error is the end of the following (the pane went
 // away).
-func awaitReaction(ctx context.Context, f *paneFollow, pace time.Duration) (bool, error) {
+func awaitReaction(ctx context.Context, f *paneFollow, pace, settle time.Duration) (bool, error) {
 	pctx, cancel := context.WithTimeout(ctx, pace)
 	defer cancel()
 	reacted := false
 	for {
 		wait := pace
 		if reacted {
-			wait = keySettle
+			wait = settle
 		}
 		if !f.waitFor(pctx, wait) {
 			return reacted, nil
