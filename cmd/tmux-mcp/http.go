@@ -361,6 +361,7 @@ func (s *httpService) shutdown(logger *slog.Logger) {
 	calls.cancelAll()
 	calls.wait(stdio.DrainTime, logger)
 	for _, srv := range s.servers {
+		srv.CloseTasks() // calls still running as tasks end with the rest
 		for ss := range srv.Sessions() {
 			_ = ss.Close() // Best effort: the process is ending.
 		}
