@@ -319,4 +319,21 @@ func TestTasksHTTPBoundToToken(t *testing.T) {
 	if c := commandOf(t, task.Result); task.Status != "completed" || c.status() != "7" {
 		t.Fatalf("alice's task: %s %+v, want completed with exit 7", task.Status, c)
 	}
+
+	// Alice's tasks/cancel interrupts her command, as her token's.
+	gate2 := filepath.Join(t.TempDir(), "gate2")
+	r = httpTaskRequest(t, s, tokAlice, "tools/call", "run_command", map[string]any{"name": "run_command",
+		"arguments": map[string]any{"pane_id": pane, "command": gated(gate2), "timeout": 60}})
+	if r.Error != nil || json.Unmarshal(r.Result, &task) != nil || task.ResultType != "task" {
+		t.Fatalf("alice's second run_command: %s %+v, want a task", r.Result, r.Error)
+	}
+	id = task.TaskID
+	if r := httpTaskRequest(t, s, tokAlice, "tasks/cancel", id, map[string]any{"taskId": id}); r.Error != nil {
+		t.Fatalf("alice's tasks/cancel: %+v", r.Error)
+	}
+	r = httpTaskRequest(t, s, tokAlice, "tools/call", "wait_for_command", map[string]any{"name": "wait_for_command",
+		"arguments": map[string]any{"command_id": id, "timeout": 10}})
+	if w := commandOf(t, r.Result); w.TimedOut || w.Ended == "" {
+		t.Fatalf("alice's cancelled command: %+v, want it ended (interrupted)", w)
+	}
 }
