@@ -337,3 +337,60 @@ func TestTasksHTTPBoundToToken(t *testing.T) {
 		t.Fatalf("alice's cancelled command: %+v, want it ended (interrupted)", w)
 	}
 }
+
+// TestTasksInitializeEra: a client of an older protocol declares the
+// extension in initialize's capabilities; its plain tools/call (no _meta)
+// of a long command becomes a task, polled with plain tasks/get.
+func TestTasksInitializeEra(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	sess := fx.NewSession(t, "era", "sh")
+	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", sess, "#{pane_id}"))
+	for _, tc := range []struct {
+		name  string
+		caps  map[string]any
+		tasks bool
+	}{
+		{"declared", map[string]any{"extensions": map[string]any{tasksExt: map[string]any{}}}, true},
+		{"undeclared", map[string]any{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &taskClient{r: startRaw(t, fx)}
+			init := c.request(t, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": tc.caps,
+				"clientInfo": map[string]any{"name": "era-test", "version": "0"}})
+			if init.Error != nil {
+				t.Fatalf("initialize: %+v", init.Error)
+			}
+			c.r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			gate := filepath.Join(t.TempDir(), "gate")
+			go func() {
+				time.Sleep(4 * time.Second) // past the grace: a task, if the client takes them
+				_ = os.WriteFile(gate, nil, 0o600)
+			}()
+			r := c.result(t, "tools/call", map[string]any{"name": "run_command",
+				"arguments": map[string]any{"pane_id": pane, "command": gated(gate), "timeout": 60}})
+			if (r.ResultType == "task") != tc.tasks {
+				t.Fatalf("run_command: %s, want a task %v", r.raw, tc.tasks)
+			}
+			if !tc.tasks {
+				if resp := c.request(t, "tasks/get", map[string]any{"taskId": "cmd-x"}); resp.Error == nil || resp.Error.Code != -32021 {
+					t.Fatalf("tasks/get from a client without the extension: %+v, want -32021", resp.Error)
+				}
+				return
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				g := c.result(t, "tasks/get", map[string]any{"taskId": r.TaskID})
+				if g.Status != "working" {
+					if cr := commandOf(t, g.Result); g.Status != "completed" || cr.status() != "7" {
+						t.Fatalf("the task: %s %+v, want completed with exit 7", g.Status, cr)
+					}
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the task still works after 30 s")
+				}
+				time.Sleep(100 * time.Millisecond) // polling is the protocol
+			}
+		})
+	}
+}
