@@ -48,7 +48,7 @@ type (
 		Timeout         float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
 		MaxLines        int     `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0 for 2000 (256 KB at most)." mcp:"min=0;max=1000000"`
 		SuppressHistory *bool   `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history; default LIBTMUX_SUPPRESS_HISTORY (on)."`
-		Background      bool    `json:"background,omitempty" jsonschema:"Return at once with command_id, for wait_for_command; a shell not yet at its first prompt gets the line once it is." mcp:"default=false"`
+		Background      bool    `json:"background,omitempty" jsonschema:"Return at once with command_id, for wait_for_command (also before a first prompt)." mcp:"default=false"`
 		Socket
 	}
 	// SendKeysIn is the input of send_keys.
@@ -59,7 +59,7 @@ type (
 		Literal         bool `json:"literal,omitempty" jsonschema:"Send keys as text, without key-name lookup." mcp:"default=false"`
 		SuppressHistory bool `json:"suppress_history,omitempty" jsonschema:"Prefix a space so the shell skips history." mcp:"default=false"`
 		DriveMode       bool `json:"drive_mode,omitempty" jsonschema:"Send even in copy or another tmux mode, to drive it (else refused)." mcp:"default=false"`
-		PaceMs          int  `json:"pace_ms,omitempty" jsonschema:"The most ms to wait for a reaction to each key of a list, or to a text before its Enter; 0 sends all at once." mcp:"min=0;max=10000;default=250"`
+		PaceMs          int  `json:"pace_ms,omitempty" jsonschema:"Most ms to await a reaction to each listed key, or to text before Enter; 0: all at once." mcp:"min=0;max=10000;default=250"`
 		Socket
 	}
 	// SendKeysOperation is one input of send_keys_batch.

@@ -136,7 +136,7 @@ type WaitForTextResult struct {
 	Since              string   `json:"since" jsonschema:"What was matched: input, start or screen."`
 	MatchedIn          string   `json:"matched_in,omitempty" jsonschema:"output (lines printed) or screen (as drawn)."`
 	EchoSkipped        int      `json:"echo_skipped" jsonschema:"Echo lines of typed input left out."`
-	EchoLines          []string `json:"echo_lines,omitempty" jsonschema:"The last lines left out as echo, as read."`
+	EchoLines          []string `json:"echo_lines,omitempty" jsonschema:"Last lines left out as echo."`
 }
 
 // ContentChangeResult is the outcome of wait_for_content_change.
@@ -182,7 +182,7 @@ type RunCommandResult struct {
 	OutputEarlierLines   int      `json:"output_earlier_lines,omitempty" jsonschema:"Lines earlier answers covered; output starts after them."`
 	OutputCursor         string   `json:"output_cursor,omitempty" jsonschema:"When cut: capture_since reads all from it."`
 	EffectiveTimeout     float64  `json:"effective_timeout"`
-	WaitingFor           string   `json:"waiting_for,omitempty" jsonschema:"Set while the line is not typed yet: the shell has not drawn its first prompt."`
+	WaitingFor           string   `json:"waiting_for,omitempty" jsonschema:"Line not typed yet: no first prompt."`
 }
 
 // SendKeysOperationResult is one row of send_keys_batch.
