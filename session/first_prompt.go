@@ -133,9 +133,9 @@ type Held struct {
 // HoldForFirstPrompt waits, before text is typed into the pane ref names,
 // until its shell has drawn its first prompt, if it has not (see above).
 // It returns the pane's id, how long it waited (0 when the shell was not
-// starting) and whether a shell holds the pane. A shell that has drawn nothing by firstPromptHold (or by
-// ctx's end) is [KindDeadline]: nothing was sent. A pane that cannot be
-// looked at is not held: the send that follows says what became of it.
+// starting) and whether a shell holds the pane. A shell that has drawn
+// nothing by firstPromptHold (or by ctx's end) is [KindDeadline]: nothing
+// was sent. A pane that cannot be looked at is that failure, nothing sent.
 func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
 	pane, err := s.ResolvePane(ctx, ref)
 	if err != nil {
@@ -143,8 +143,13 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, err
 	}
 	atShell := func(l startLook) bool { return shells[l.program] && !l.script && !l.alt && !l.mode && !l.dead }
 	st, l, err := s.starting(ctx, pane)
-	if err != nil || !st {
-		return Held{PaneID: pane, AtShell: err == nil && atShell(l)}, nil
+	switch {
+	case err != nil:
+		// Nothing was sent: a tmux that does not answer the look (a
+		// stopped server) is answered now, not by a send that waits again.
+		return Held{PaneID: pane}, err
+	case !st:
+		return Held{PaneID: pane, AtShell: atShell(l)}, nil
 	}
 	begin := time.Now()
 	if l := s.opts.Logger; l != nil {

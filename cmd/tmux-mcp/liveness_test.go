@@ -69,7 +69,10 @@ func TestStoppedTmuxAnswersOverStdio(t *testing.T) {
 		return ch
 	}
 	read := callAsync("capture_pane", target)
-	input := callAsync("send_keys", map[string]any{"pane_id": pane, "keys": "true", "literal": true, "enter": false, "drive_mode": true})
+	// A key, not text: text is looked at before it is typed (a shell still
+	// starting holds it), and that look answers, nothing sent; a key goes
+	// at once, and is in flight when the client is ended.
+	input := callAsync("send_keys", map[string]any{"pane_id": pane, "keys": "Escape", "enter": false, "drive_mode": true})
 	for _, w := range []struct {
 		name      string
 		ch        <-chan answer
