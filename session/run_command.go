@@ -368,7 +368,7 @@ func (s *Server) goneWhileStarting(ctx context.Context, pane, gen string) error 
 	case !ok || !dead:
 		return nil
 	case status == -2 && s.serverGone(qctx, gen):
-		return serverExited(s.sock, pane, "run_command waited for the shell to draw its first prompt")
+		return serverExited(s.sock, pane, "the command waited for the shell to draw its first prompt")
 	case status == -2:
 		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
 	}
