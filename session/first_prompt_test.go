@@ -95,12 +95,26 @@ func TestRunCommandBackgroundPending(t *testing.T) {
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("the command kept for the first prompt ran after its timeout")
 	}
-	// A command kept when the server closes (at the test's cleanup) is
-	// let go: the close does not wait for the prompt.
+	// A command kept for a prompt that never comes, stopped (a task
+	// cancelled), ends as cancelled, nothing typed.
 	other, _, _ := fixtures.SlowShell(t, "bash")
 	fx.Tmux(t, "new-session", "-d", "-s", "slower", other)
-	if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: paneOf(t, s, "slower")}, Command: "echo never", Timeout: time.Hour, Background: true}); err != nil || !r.AwaitingPrompt {
+	r, err = s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: paneOf(t, s, "slower")}, Command: "echo never", Timeout: time.Hour, Background: true})
+	if err != nil || !r.AwaitingPrompt {
 		t.Fatalf("got %+v %v, want the command kept for the first prompt", r, err)
+	}
+	// One kept when the server closes (at the test's cleanup) is let go:
+	// the close does not wait for the prompt.
+	other2, _, _ := fixtures.SlowShell(t, "bash")
+	fx.Tmux(t, "new-session", "-d", "-s", "slowest", other2)
+	if r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: paneOf(t, s, "slowest")}, Command: "echo never", Timeout: time.Hour, Background: true}); err != nil || !r.AwaitingPrompt {
+		t.Fatalf("got %+v %v, want the command kept for the first prompt", r, err)
+	}
+	if ended, err := s.InterruptCommand(ctx, r.CommandID, time.Second); !ended || err != nil {
+		t.Fatalf("interrupting a kept command: ended %v, %v", ended, err)
+	}
+	if _, err := s.WaitForCommand(ctx, CommandWaitArgs{ID: r.CommandID, Timeout: time.Second}); !errors.As(err, &e) || e.Kind != KindCancelled {
+		t.Fatalf("a kept command stopped: got %v, want cancelled", err)
 	}
 }
 

@@ -38,8 +38,10 @@ type RunArgs struct {
 	// outcome says AwaitingPrompt.
 	Background bool
 	// Typed, if not nil, is told the command's id as soon as the line is
-	// typed, before the call waits: a caller that answers before the
-	// command ends (an MCP task) names what it answers with by it.
+	// typed, before the call waits (or, for a background command kept for
+	// its shell's first prompt, as it is kept): a caller that answers
+	// before the command ends (an MCP task) names what it answers with by
+	// it.
 	Typed func(id string)
 }
 
@@ -124,6 +126,9 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 		if c, ok, err := s.runPending(ctx, a); ok || err != nil {
 			if err != nil {
 				return RunResult{}, err
+			}
+			if a.Typed != nil {
+				a.Typed(c.id) // not typed yet, but named: stopping it stops the typing
 			}
 			return c.answer(0, false)
 		}
