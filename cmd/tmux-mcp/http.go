@@ -309,12 +309,14 @@ func httpHandler(cfg *config, servers map[string]*mcp.Server, toks []token, call
 		MaxRequestBodyBytes:          maxBodyBytes,
 		PropagateRequestCancellation: true,
 	})
+	// Sessions of 2025-11-25 and before may ask for tasks in params.task.
+	legacy := legacyTasks(sessions)
 	streamable := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= statelessVersion {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		sessions.ServeHTTP(w, r)
+		legacy.ServeHTTP(w, r)
 	})
 	// Admitted (a valid token, its body read in time), a request is
 	// kept within its token's session cap, then counted in flight.

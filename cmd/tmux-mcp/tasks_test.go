@@ -372,10 +372,7 @@ func TestTasksInitializeEra(t *testing.T) {
 				t.Fatalf("run_command: %s, want a task %v", r.raw, tc.tasks)
 			}
 			if !tc.tasks {
-				if resp := c.request(t, "tasks/get", map[string]any{"taskId": "cmd-x"}); resp.Error == nil || resp.Error.Code != -32021 {
-					t.Fatalf("tasks/get from a client without the extension: %+v, want -32021", resp.Error)
-				}
-				return
+				return // a 2025-11-25 client without the extension asks with params.task: TestTasksLegacyShape
 			}
 			deadline := time.Now().Add(30 * time.Second)
 			for {
@@ -393,4 +390,94 @@ func TestTasksInitializeEra(t *testing.T) {
 			}
 		})
 	}
+}
+
+// legacyRequest posts one request of a 2025-11-25 session over HTTP and
+// returns its response.
+func legacyRequest(t *testing.T, s *httpServer, token, sid, method string, params map[string]any) response {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	h := map[string]string{"Authorization": "Bearer " + token, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}
+	_, text := s.post(t, h, string(body))
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "data: ")
+		if strings.HasPrefix(l, "{") {
+			return parseResponse(t, l)
+		}
+	}
+	t.Fatalf("%s: no JSON-RPC response in %q", method, text)
+	return response{}
+}
+
+// TestTasksLegacyShape: the 2025-11-25 shape VS Code speaks, over stdio
+// and over HTTP: run_command says taskSupport, a call with params.task
+// gets {task: {...}} named by its command, tasks/result waits for its
+// result, tasks/list lists it.
+func TestTasksLegacyShape(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	sess := fx.NewSession(t, "legacy", "sh")
+	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", sess, "#{pane_id}"))
+	check := func(t *testing.T, request func(method string, params map[string]any) response) {
+		t.Helper()
+		var tl struct {
+			Tools []struct {
+				Name      string `json:"name"`
+				Execution *struct {
+					TaskSupport string `json:"taskSupport"`
+				} `json:"execution"`
+			} `json:"tools"`
+		}
+		if r := request("tools/list", map[string]any{}); r.Error != nil || json.Unmarshal(r.Result, &tl) != nil {
+			t.Fatalf("tools/list: %+v", r.Error)
+		}
+		support := map[string]string{}
+		for _, tool := range tl.Tools {
+			if tool.Execution != nil {
+				support[tool.Name] = tool.Execution.TaskSupport
+			}
+		}
+		if support["run_command"] != "optional" || support["wait_for_text"] != "optional" || support["send_keys"] != "" {
+			t.Fatalf("tools/list taskSupport: %v, want run_command and the waits optional, nothing else", support)
+		}
+		gate := filepath.Join(t.TempDir(), "gate")
+		r := request("tools/call", map[string]any{"name": "run_command", "task": map[string]any{"ttl": 60000},
+			"arguments": map[string]any{"pane_id": pane, "command": gated(gate), "timeout": 60}})
+		var created struct {
+			Task struct {
+				TaskID string `json:"taskId"`
+				Status string `json:"status"`
+			} `json:"task"`
+		}
+		if r.Error != nil || json.Unmarshal(r.Result, &created) != nil || !strings.HasPrefix(created.Task.TaskID, "cmd-") || created.Task.Status != "working" {
+			t.Fatalf("tools/call with params.task: %s %+v, want {task: {taskId: cmd-…, status: working}}", r.Result, r.Error)
+		}
+		id := created.Task.TaskID
+		if l := request("tasks/list", map[string]any{}); l.Error != nil || !strings.Contains(string(l.Result), id) {
+			t.Fatalf("tasks/list: %s %+v, want the task", l.Result, l.Error)
+		}
+		go func() {
+			time.Sleep(time.Second) // tasks/result must wait for the end: it comes a second later
+			_ = os.WriteFile(gate, nil, 0o600)
+		}()
+		res := request("tasks/result", map[string]any{"taskId": id})
+		if c := commandOf(t, res.Result); res.Error != nil || c.status() != "7" || !strings.Contains(string(res.Result), "related-task") {
+			t.Fatalf("tasks/result: %s %+v, want the command's result, exit 7, with related-task", res.Result, res.Error)
+		}
+	}
+	t.Run("stdio", func(t *testing.T) {
+		c := &taskClient{r: startRaw(t, fx)}
+		if r := c.request(t, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
+			"clientInfo": map[string]any{"name": "vscode-like", "version": "0"}}); r.Error != nil || !strings.Contains(string(r.Result), `"tasks":{`) {
+			t.Fatalf("initialize: %s %+v, want the tasks capability", r.Result, r.Error)
+		}
+		c.r.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		check(t, func(method string, params map[string]any) response { return c.request(t, method, params) })
+	})
+	t.Run("http", func(t *testing.T) {
+		s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
+		sid := s.rawSession(t, tokAlice, "2025-11-25")
+		check(t, func(method string, params map[string]any) response {
+			return legacyRequest(t, s, tokAlice, sid, method, params)
+		})
+	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tmux-mcp/tmux-mcp/mcp/tasks"
 )
 
 // Conn is the server's MCP connection on stdin and stdout: newline-
@@ -331,6 +332,10 @@ func (s *Conn) check(line []byte) jsonrpc.Message {
 			s.track(req.ID, nil)
 		}
 		switch {
+		case req.Method == "tools/call":
+			// A 2025-11-25 client asks for a task in params.task, which
+			// the SDK would drop: the task layer reads it from _meta.
+			req.Params = tasks.LegacyParams(req.Params)
 		case req.Method == "notifications/cancelled":
 			s.cancelled(req.Params)
 		case req.Method == "initialize":

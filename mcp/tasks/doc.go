@@ -25,6 +25,12 @@
 // is kept for its TTL from its creation, said in ttlMs, and never dropped
 // before.
 //
+// The same tasks are served in the 2025-11-25 shape (SEP-1686, VS Code's)
+// to sessions of that version that did not declare the extension: a
+// tools/call with params.task (which a transport moves into _meta with
+// [LegacyParams], as go-sdk drops it) becomes a task at once, and
+// tasks/result and tasks/list exist there only.
+//
 // # Concurrency
 //
 // A Layer is safe for concurrent use. Each task's state is written by the

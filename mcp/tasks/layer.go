@@ -131,7 +131,13 @@ func (l *Layer) Install(srv *sdk.Server) error {
 	if err := sdk.AddReceivingCustomMethod(srv, methodUpdate, l.update); err != nil {
 		return err
 	}
-	return sdk.AddReceivingCustomMethod(srv, methodCancel, l.cancel)
+	if err := sdk.AddReceivingCustomMethod(srv, methodCancel, l.cancel); err != nil {
+		return err
+	}
+	if err := sdk.AddReceivingCustomMethod(srv, methodResult, l.result); err != nil {
+		return err
+	}
+	return sdk.AddReceivingCustomMethod(srv, methodList, l.list)
 }
 
 // Close cancels every task still working.
@@ -170,7 +176,31 @@ func (l *Layer) middleware(next sdk.MethodHandler) sdk.MethodHandler {
 			if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil {
 				return l.call(ctx, r, func(ctx context.Context) (sdk.Result, error) { return next(ctx, method, req) })
 			}
+		case "initialize", "tools/list":
+			res, err := next(ctx, method, req)
+			if err != nil || (method == "tools/list" && !legacyEra(req)) {
+				return res, err
+			}
+			// At initialize the session is not one yet: its params say.
+			legacyInit := false
+			if ir, ok := req.(*sdk.ServerRequest[*sdk.InitializeParams]); ok && ir.Params != nil {
+				legacyInit = true
+				if c := ir.Params.Capabilities; c != nil {
+					_, declared := c.Extensions[ExtensionID]
+					legacyInit = !declared
+				}
+			}
+			return l.decorate(res, legacyInit), nil
+		case methodResult, methodList:
+			// Methods of the 2025-11-25 shape only.
+			if !legacyEra(req) {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + " is not a method of the Tasks extension (2026-07-28): tasks/get inlines the result"}
+			}
+			return next(context.WithValue(ctx, eraKey{}, true), method, req)
 		case methodGet, methodUpdate, methodCancel:
+			if legacyEra(req) {
+				return next(context.WithValue(ctx, eraKey{}, true), method, req)
+			}
 			if !capable(req) {
 				return nil, missingCapability()
 			}
@@ -281,7 +311,8 @@ func (l *Layer) call(ctx context.Context, req *sdk.CallToolRequest, run func(con
 	if !ok {
 		return run(ctx)
 	}
-	if !capable(req) {
+	legacy := legacyAsked(req) // a 2025-11-25 client asked for a task: it gets one
+	if !legacy && !capable(req) {
 		if t.Required {
 			return nil, missingCapability()
 		}
@@ -312,7 +343,11 @@ func (l *Layer) call(ctx context.Context, req *sdk.CallToolRequest, run func(con
 			return o.res, o.err
 		}
 	}
-	grace := time.NewTimer(l.opts.Grace)
+	graceTime := l.opts.Grace
+	if legacy {
+		graceTime = 0
+	}
+	grace := time.NewTimer(graceTime)
 	defer grace.Stop()
 	select {
 	case o := <-done:
@@ -349,6 +384,9 @@ func (l *Layer) call(ctx context.Context, req *sdk.CallToolRequest, run func(con
 		l.store.finish(tk, res, rerr)
 		l.log.Info("task ended", "task", id, "tool", req.Params.Name)
 	}()
+	if legacy {
+		return &legacyCreateResult{Task: l.legacyOf(v)}, nil
+	}
 	return &createTaskResult{taskFields: l.fields(v)}, nil
 }
 

@@ -85,9 +85,12 @@ func unknownTask(id string) error {
 		Message: fmt.Sprintf("no task %q: it never was one of this client's, or it expired", id)}
 }
 
-func (l *Layer) get(_ context.Context, _ *sdk.ServerSession, p *taskParams) (*detailedTask, error) {
+func (l *Layer) get(ctx context.Context, _ *sdk.ServerSession, p *taskParams) (sdk.Result, error) {
 	if p == nil {
 		return nil, unknownTask("")
+	}
+	if isLegacy(ctx) {
+		return l.legacyGet(p.TaskID)
 	}
 	v, ok := l.store.get(p.TaskID)
 	if !ok {
@@ -96,7 +99,7 @@ func (l *Layer) get(_ context.Context, _ *sdk.ServerSession, p *taskParams) (*de
 	return &detailedTask{ResultType: "complete", taskFields: l.fields(v)}, nil
 }
 
-func (l *Layer) update(_ context.Context, _ *sdk.ServerSession, p *taskParams) (*ack, error) {
+func (l *Layer) update(_ context.Context, _ *sdk.ServerSession, p *taskParams) (sdk.Result, error) {
 	if p == nil {
 		return nil, unknownTask("")
 	}
@@ -106,12 +109,35 @@ func (l *Layer) update(_ context.Context, _ *sdk.ServerSession, p *taskParams) (
 	return &ack{ResultType: "complete"}, nil
 }
 
-func (l *Layer) cancel(_ context.Context, _ *sdk.ServerSession, p *taskParams) (*ack, error) {
+func (l *Layer) cancel(ctx context.Context, _ *sdk.ServerSession, p *taskParams) (sdk.Result, error) {
 	if p == nil {
 		return nil, unknownTask("")
+	}
+	if isLegacy(ctx) {
+		return l.legacyCancel(ctx, p.TaskID)
 	}
 	if !l.store.cancel(p.TaskID) {
 		return nil, unknownTask(p.TaskID)
 	}
 	return &ack{ResultType: "complete"}, nil
+}
+
+// result serves tasks/result (2025-11-25 only; the middleware refuses it
+// otherwise).
+func (l *Layer) result(ctx context.Context, _ *sdk.ServerSession, p *taskParams) (sdk.Result, error) {
+	if p == nil {
+		return nil, unknownTask("")
+	}
+	return l.legacyResult(ctx, p.TaskID)
+}
+
+// listParams are tasks/list's params.
+type listParams struct {
+	sdk.ParamsBase
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// list serves tasks/list (2025-11-25 only): one page, every task.
+func (l *Layer) list(context.Context, *sdk.ServerSession, *listParams) (sdk.Result, error) {
+	return l.legacyList()
 }

@@ -42,6 +42,7 @@ type task struct {
 	stops     func() []func()    // the tool's own stops (OnCancel), as of now
 	cancelled bool               // tasks/cancel came while working
 	stopped   chan struct{}      // closed once the stops ran, after cancelled
+	done      chan struct{}      // closed once terminal
 }
 
 // view is a copy of a task's state, taken under the lock.
@@ -97,7 +98,7 @@ func (s *store) add(id string, stop context.CancelFunc, stops func() []func()) *
 		return nil
 	}
 	t := &task{id: id, created: now, expires: now.Add(s.ttl), updated: now, status: Working,
-		stop: stop, stops: stops}
+		stop: stop, stops: stops, done: make(chan struct{})}
 	s.byID[id] = t
 	return t
 }
@@ -170,11 +171,50 @@ func (s *store) finish(t *task, result json.RawMessage, err *jsonrpc.Error) {
 	default:
 		t.status, t.result = Completed, result
 	}
+	close(t.done)
 	// The TTL counts from creation, but a result is kept at least a TTL
 	// after it came: a task may run almost as long as its TTL.
 	if e := now.Add(s.ttl); e.After(t.expires) {
 		t.expires = e
 	}
+}
+
+// wait waits until task id is terminal, at most max when max > 0, or
+// until ctx ends (an error then). A task unknown is no error: the caller
+// looks again.
+func (s *store) wait(ctx context.Context, id string, max time.Duration) error {
+	s.mu.Lock()
+	t, ok := s.byID[id]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	var limit <-chan time.Time
+	if max > 0 {
+		tm := time.NewTimer(max)
+		defer tm.Stop()
+		limit = tm.C
+	}
+	select {
+	case <-t.done:
+	case <-limit:
+	case <-ctx.Done():
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request was cancelled: " + ctx.Err().Error()}
+	}
+	return nil
+}
+
+// all returns a view of every task kept.
+func (s *store) all() []view {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire(now)
+	vs := make([]view, 0, len(s.byID))
+	for _, t := range s.byID {
+		vs = append(vs, s.viewOf(t))
+	}
+	return vs
 }
 
 // cancelAll cancels every task still working (the server is closing).
