@@ -211,6 +211,7 @@ func (b *TmuxBackend) CaptureSince(ctx context.Context, in CaptureSinceIn) (Capt
 		Cursor:   in.Cursor,
 		MaxLines: in.MaxLines,
 		MaxBytes: in.MaxBytes,
+		Oldest:   in.Order == "oldest",
 	})
 	if err != nil {
 		return CaptureSinceResult{}, err

@@ -9,7 +9,7 @@ func paneReadTools() []*toolDef {
 			"Read the text of a pane; the newest lines are kept when it is cut.",
 			(*TmuxBackend).CapturePane, reads),
 		addTool("capture_since", TierReadonly, annReadOnly,
-			"Read what a pane printed since the previous call's cursor.",
+			"Read what a pane printed since the previous call's cursor; order=oldest pages forward. A run_command output_cursor reads also after its pane closed.",
 			(*TmuxBackend).CaptureSince, reads,
 			scopeRule("anything",
 				"the cursor's or target's pane in scope")),
@@ -55,8 +55,9 @@ type (
 	CaptureSinceIn struct {
 		Cursor string `json:"cursor,omitempty" jsonschema:"Cursor from the previous call; omit to start." mcp:"len=4096;line"`
 		PaneTarget
-		MaxLines int `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
-		MaxBytes int `json:"max_bytes,omitempty" jsonschema:"Bytes to keep, newest last; 0 keeps all." mcp:"min=0;max=1048576;default=128000"`
+		MaxLines int    `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
+		MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"Bytes to keep, newest last; 0 keeps all." mcp:"min=0;max=1048576;default=128000"`
+		Order    string `json:"order,omitempty" jsonschema:"newest: the newest lines when cut; oldest: the first lines from the cursor, and a cursor after them (read forward page by page)." mcp:"enum=newest|oldest;default=\"newest\""`
 		Socket
 	}
 	// SnapshotPaneIn is the input of snapshot_pane.

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,6 +42,11 @@ type SinceArgs struct {
 	Cursor   string // from the previous call; empty to start
 	MaxLines int    // 0 keeps every line
 	MaxBytes int    // 0 keeps every byte
+	// Oldest keeps the oldest lines within the bounds, not the newest,
+	// and puts the cursor after them: calls read a long output forward,
+	// page by page. It reads the pane's output stream (a full-screen
+	// program's screen is read as drawn).
+	Oldest bool
 }
 
 // SinceResult is what [Server.CaptureSince] returns.
@@ -77,11 +83,34 @@ type SinceResult struct {
 // the bytes, as long as the stream holds them. The cursor's row, and the
 // rows below it, come again with the next call (LastLineUnfinished when
 // they are not blank). A cursor another process issued is refused.
+//
+// A cursor of a pane that is gone reads the output of the command
+// run_command typed there, as the command keeps it (see sinceCommand).
 func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
+	res, err := s.captureSince(ctx, a, start)
+	var e *Error
+	if err != nil && a.Cursor != "" && errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer) {
+		if pane, gen, offset, _, perr := parseCursor(a.Cursor, OwnerOf(ctx)); perr == nil {
+			if res, ok := s.sinceCommand(ctx, a, pane, gen, offset, start); ok {
+				return res, nil
+			}
+		}
+	}
+	return res, err
+}
+
+func (s *Server) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
 	pane, gen, offset, from, err := s.sinceTarget(ctx, a)
 	if err != nil {
 		return SinceResult{}, err
+	}
+	if gen != "" && gen != s.Generation() {
+		// Another server now, or none: a command's output of the old one
+		// is read from the command.
+		if res, ok := s.sinceCommand(ctx, a, pane, gen, offset, start); ok {
+			return res, nil
+		}
 	}
 	f, err := s.followPane(ctx, pane)
 	if err != nil {
@@ -105,6 +134,21 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	next := pos
 	var mark gridAt
 	read, asked := false, false
+	if !missed && a.Oldest && offset >= 0 {
+		// Forward from the cursor: the stream's bytes, which say where
+		// each line ends, so that the next cursor can start after the
+		// last line returned.
+		if r := st.Read(offset); r.Missed == 0 && !r.Paused && offset <= r.Next {
+			end := bytes.LastIndexByte(r.Data, '\n') + 1
+			var used int
+			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], s.paneWidth(pane), a.MaxLines, a.MaxBytes)
+			res.Truncated = res.TruncatedLines > 0
+			res.Cursor = s.sinceCursor(ctx, pane, offset+int64(used))
+			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
+			return res, nil
+		}
+		missed = true
+	}
 	if !missed && from.known {
 		g, err := s.readSince(ctx, pane, st, offset, from)
 		if err != nil {
@@ -146,6 +190,52 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	res.Cursor = s.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// sinceCommand reads, for a cursor whose pane is gone, the output that a
+// command run_command typed there kept (see runningCommand.raw): the
+// output stays readable through the command's output_cursor after the
+// pane closed. ok is false when no command holds the cursor's offset.
+func (s *Server) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
+	if a.Cursor == "" {
+		return SinceResult{}, false
+	}
+	data, at, missed, ok := s.cmds.outputOf(OwnerOf(ctx), pane, gen, offset)
+	if !ok {
+		return SinceResult{}, false
+	}
+	res := SinceResult{PaneID: pane, LinesMissed: missed}
+	next := at + int64(len(data))
+	var lines []string
+	if a.Oldest {
+		end := bytes.LastIndexByte(data, '\n') + 1
+		var used int
+		lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(data[:end], 0, a.MaxLines, a.MaxBytes)
+		res.Truncated, next = res.TruncatedLines > 0, at+int64(used)
+		if l := termtextLine(data[end:]); res.TruncatedLines == 0 && strings.TrimSpace(l) != "" {
+			// The last line, unfinished (the pane closed under it).
+			lines, next = append(lines, l), at+int64(len(data))
+		}
+	} else {
+		text := termtext.Lines{}
+		text.Write(data)
+		lines = text.Take()
+		if l := text.Line(); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+		lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
+	}
+	res.Lines = nonNilLines(lines)
+	res.Cursor = cursorPrefix + gen + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
+	res.Elapsed = time.Since(start)
+	return res, true
+}
+
+// termtextLine is the text of an unfinished line as a terminal draws it.
+func termtextLine(b []byte) string {
+	text := termtext.Lines{}
+	text.Write(b)
+	return text.Line()
 }
 
 // sinceTarget returns the pane a capture_since reads and, with a cursor,
@@ -289,6 +379,43 @@ func splitCursor(c string) (pane, gen string, offset int64, from gridAt, issuer 
 		issuer = f[4]
 	}
 	return f[2], f[0] + ":" + f[1], offset, from, issuer, nil
+}
+
+// linesOldest rebuilds the lines of data, which ends at a line's end, and
+// keeps the oldest within maxLines and maxBytes (0: no bound; the first
+// line always). It returns how many bytes of data the kept lines take
+// (the next read starts there), and the lines and bytes it left out.
+func linesOldest(data []byte, width, maxLines, maxBytes int) (kept []string, used, leftLines, leftBytes int) {
+	text := termtext.Lines{Width: width}
+	size, pos, full := 0, 0, false
+	for pos < len(data) {
+		nl := bytes.IndexByte(data[pos:], '\n')
+		if nl < 0 {
+			break
+		}
+		text.Write(data[pos : pos+nl+1])
+		pos += nl + 1
+		got := text.Take()
+		add := 0
+		for _, l := range got {
+			add += len(l) + 1
+		}
+		over := maxLines > 0 && len(kept)+len(got) > maxLines || maxBytes > 0 && size+add > maxBytes
+		if full || over && len(kept) > 0 {
+			full = true
+			leftLines, leftBytes = leftLines+len(got), leftBytes+add
+			continue
+		}
+		kept, size, used = append(kept, got...), size+add, pos
+	}
+	return kept, used, leftLines, leftBytes
+}
+
+func nonNilLines(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }
 
 // limitLines keeps the newest lines within maxLines and maxBytes (0: no

@@ -432,7 +432,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 		c = &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel,
 			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	}
-	c.pid, c.prompt, c.row, c.from = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor
+	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, s.Generation()
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
 		// output starts on a row known in advance (see readDrawn).

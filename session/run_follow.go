@@ -40,6 +40,7 @@ type runningCommand struct {
 	// outFrom is the stream offset of the command's first byte of output,
 	// after the typed line's echo and the start marker; 0 until known.
 	outFrom int64
+	gen     string // the server's generation when it was typed
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when res and err are final
 	// typed is closed once the line is typed and the fields above are
@@ -61,9 +62,16 @@ type runningCommand struct {
 	// command and it (EndUnknown's reason and output).
 	backRow  string
 	backSeen []string
-	out      outputLines
-	res      RunResult // final once done is closed
-	err      error     // the command's outcome is this error
+	// raw is the command's output as the pane printed it, from stream
+	// offset rawFrom on, its newest rawCap bytes, kept for rawKeep after
+	// it ended: capture_since reads it from its cursor once the pane (or
+	// its server) is gone.
+	raw     []byte
+	rawFrom int64
+	endedAt time.Time
+	out     outputLines
+	res     RunResult // final once done is closed
+	err     error     // the command's outcome is this error
 }
 
 // RunEnd says how a command ended.
@@ -181,9 +189,63 @@ func (c *runningCommand) end(end RunEnd, status int, hasStatus bool, err error) 
 	}
 	c.out.trim(c.out.max, c.out.maxBytes) // what the answers read from now on (answer)
 	res.Elapsed = time.Since(c.start)
+	c.endedAt = time.Now()
 	c.res, c.err = res, err
 	close(c.done)
 	c.cancel()
+}
+
+// The bounds of the output a command keeps for capture_since once its
+// pane is gone: the newest rawCap bytes, for rawKeep after it ended.
+const (
+	rawCap  = 256 << 10
+	rawKeep = 10 * time.Minute
+)
+
+// keepRaw appends output to c.raw, within rawCap. c.mu is held.
+func (c *runningCommand) keepRaw(data []byte) {
+	c.raw = append(c.raw, data...)
+	if over := len(c.raw) - rawCap; over > 0 {
+		c.raw = append([]byte(nil), c.raw[over:]...)
+		c.rawFrom += int64(over)
+	}
+}
+
+// rawSince returns the output c keeps from stream offset offset on, and
+// the offset it starts at, for a cursor of c's pane and generation gen
+// whose pane is gone; missed reports that some of it is no longer kept.
+// ok is false when offset is not within c's output or c keeps none.
+func (c *runningCommand) rawSince(gen string, offset int64) (data []byte, at int64, missed, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	end := c.rawFrom + int64(len(c.raw))
+	switch {
+	case c.gen != gen || c.outFrom == 0 || offset < c.from || offset > end:
+		return nil, 0, false, false
+	case !c.endedAt.IsZero() && time.Since(c.endedAt) > rawKeep:
+		return nil, 0, false, false
+	case offset < c.rawFrom:
+		// The typed line (a cursor from before the output), or output
+		// no longer kept.
+		return c.raw, c.rawFrom, offset >= c.outFrom || c.rawFrom > c.outFrom, true
+	}
+	return c.raw[offset-c.rawFrom:], offset, false, true
+}
+
+// outputOf returns the output kept by the newest command of owner in pane
+// (of generation gen) that holds offset, as rawSince does.
+func (cs *commandSet) outputOf(owner, pane, gen string, offset int64) (data []byte, at int64, missed, ok bool) {
+	cs.mu.Lock()
+	order := append([]*runningCommand(nil), cs.order...)
+	cs.mu.Unlock()
+	for i := len(order) - 1; i >= 0; i-- {
+		if c := order[i]; c.owner == owner && c.pane == pane {
+			if data, at, missed, ok = c.rawSince(gen, offset); ok {
+				return data, at, missed, true
+			}
+		}
+	}
+	return nil, 0, false, false
 }
 
 // outputFrom is the stream offset a read of c's whole output starts at:
@@ -521,7 +583,10 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, e
 	f.rows.Write(data)
 	c.mu.Lock()
 	if at, ok := f.scan.OutputStart(); ok && !c.blind && c.outFrom == 0 {
-		c.outFrom = c.from + at
+		c.outFrom, c.rawFrom = c.from+at, c.from+at
+	}
+	if c.outFrom != 0 && !lost {
+		c.keepRaw(data)
 	}
 	c.begun = f.scan.Begun()
 	c.moved = c.moved || bytes.IndexByte(r.Data, '\n') >= 0

@@ -313,3 +313,81 @@ func TestUnknownEndSaysWhy(t *testing.T) {
 	}
 	t.Logf("C-c: %s, %q", done.Ended, done.EndedReason)
 }
+
+// TestOutputAfterThePaneClosed: a command that printed 3,000 lines and
+// closed its pane (exit 3) keeps its output readable through its
+// output_cursor: capture_since pages through it oldest first (the first
+// line is the command's, not tmux-mcp's wrapper line) and reads its end;
+// before, the cursor answered not_found once the pane was gone.
+func TestOutputAfterThePaneClosed(t *testing.T) {
+	t.Parallel()
+	c, _, first := workflow(t)
+	pane := shellPane(t, c, first, "sh")
+	c.waitText(t, pane, prompt)
+	var r commandResult
+	// The pause lets tmux deliver the output before the pane closes:
+	// tmux-mcp forgets a pane's stream when tmux says the pane is gone,
+	// which can come before the pane's last output.
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 1 3000; sleep 1; exit 3", "timeout": 60}, &r)
+	if r.Ended != "pane_closed" || !r.Truncated || r.OutputCursor == "" {
+		t.Fatalf("run_command: got ended %q, truncated %v, cursor %q", r.Ended, r.Truncated, r.OutputCursor)
+	}
+	type since struct {
+		Lines          []string `json:"lines"`
+		Cursor         string   `json:"cursor"`
+		Truncated      bool     `json:"truncated"`
+		TruncatedLines int      `json:"truncated_lines"`
+	}
+	var page since
+	c.ok(t, "capture_since", map[string]any{"cursor": r.OutputCursor, "order": "oldest", "max_lines": 5}, &page)
+	if fmt.Sprint(page.Lines) != "[1 2 3 4 5]" || !page.Truncated || page.TruncatedLines != 2995 {
+		t.Fatalf("the first page: got %+v", page)
+	}
+	var next since
+	c.ok(t, "capture_since", map[string]any{"cursor": page.Cursor, "order": "oldest", "max_lines": 3}, &next)
+	if fmt.Sprint(next.Lines) != "[6 7 8]" {
+		t.Fatalf("the second page: got %+v", next)
+	}
+	var tail since
+	c.ok(t, "capture_since", map[string]any{"cursor": r.OutputCursor, "max_lines": 2}, &tail)
+	if fmt.Sprint(tail.Lines) != "[2999 3000]" {
+		t.Fatalf("the newest lines: got %+v", tail)
+	}
+}
+
+// TestCaptureSinceOldestFirst: with the pane alive, order oldest reads a
+// long output from the cursor forward, page after page, each line once.
+func TestCaptureSinceOldestFirst(t *testing.T) {
+	t.Parallel()
+	c, _, pane := workflow(t)
+	c.waitText(t, pane, prompt)
+	var r commandResult
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "seq 1 500", "max_lines": 10, "timeout": 60}, &r)
+	if r.OutputCursor == "" {
+		t.Fatalf("run_command: got %+v, want a cursor", r)
+	}
+	var got []string
+	cursor := r.OutputCursor
+	for range 20 {
+		var page struct {
+			Lines  []string `json:"lines"`
+			Cursor string   `json:"cursor"`
+		}
+		c.ok(t, "capture_since", map[string]any{"cursor": cursor, "order": "oldest", "max_lines": 100}, &page)
+		if len(page.Lines) > 100 {
+			t.Fatalf("a page of %d lines", len(page.Lines))
+		}
+		got, cursor = append(got, page.Lines...), page.Cursor
+		if len(page.Lines) < 100 {
+			break
+		}
+	}
+	if len(got) < 500 || got[0] != "1" || got[499] != "500" {
+		t.Fatalf("paged: got %d lines, %q first", len(got), got[:min(3, len(got))])
+	}
+	for i := range 500 {
+		if got[i] != fmt.Sprint(i+1) {
+			t.Fatalf("line %d: got %q", i, got[i])
+		}
+	}
+}
