@@ -220,7 +220,7 @@ func (c *runningCommand) rawSince(gen string, offset int64) (data []byte, at int
 	defer c.mu.Unlock()
 	end := c.rawFrom + int64(len(c.raw))
 	switch {
-	case c.gen != gen || c.outFrom == 0 || offset < c.from || offset > end:
+	case c.outFrom == 0 || c.gen != gen || offset < c.from || offset > end: // outFrom first: gen is set before typing, outFrom (under mu) after
 		return nil, 0, false, false
 	case !c.endedAt.IsZero() && time.Since(c.endedAt) > rawKeep:
 		return nil, 0, false, false
