@@ -35,6 +35,11 @@ import (
 //     key bound to one holds the client that sent it (modes.go).
 //   - 3.8 keeps when a pane last printed (pane_last_output_time), which a
 //     quiet wait uses for a pane no client of ours followed.
+//   - 3.8 records the OSC 133 marks a shell prints (input.c
+//     input_osc_133): whether a command runs, the exit status its D mark
+//     carried, when it started and ended, when the prompt was last drawn
+//     (marks.go). 3.4 to 3.7 keep only A and C as line flags; 3.2 and 3.3
+//     drop the sequence.
 //   - In 3.2, new-session -x/-y do not size the window while window-size is
 //     "latest": the window takes the size of the client that ran the
 //     command, less its status line.
@@ -161,6 +166,11 @@ func (r release) expandsRepeatCount() bool { return r.atLeast(3, 4) }
 // knowsLastOutput reports whether tmux keeps when a pane last printed
 // (#{pane_last_output_time}, whole seconds): from 3.8.
 func (r release) knowsLastOutput() bool { return r.atLeast(3, 8) }
+
+// recordsCommandMarks reports whether tmux records a shell's OSC 133
+// marks per pane (#{pane_command_running}, #{pane_command_status} and
+// their times): from 3.8.
+func (r release) recordsCommandMarks() bool { return r.atLeast(3, 8) }
 
 // expandsCaptureRange reports whether capture-pane expands a format in
 // -S and -E, evaluated as the capture runs.

@@ -1,0 +1,91 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// CommandMarks is what tmux recorded of a pane's shell from the OSC 133
+// marks the shell printed (from 3.8: see release.recordsCommandMarks).
+// tmux keeps it in the server, so it covers commands a person or a script
+// typed, and survives our client reconnecting.
+//
+// A shell prints the marks only if its prompt is set up to (fish 4,
+// nushell, a terminal's bash or zsh integration, starship with osc_133):
+// a pane whose shell prints none reads Seen false, and so does every pane
+// on a release before 3.8. Seen false means "not known", never "nothing
+// ran".
+type CommandMarks struct {
+	// Seen reports that tmux recorded at least one mark of the pane's
+	// shell: a prompt (A), a command's start (C) or its end (D).
+	Seen bool
+	// Running reports that a command started (C) and has not ended (D).
+	Running bool
+	// Status is the exit status the newest end mark (D) carried, when
+	// HasStatus. A D with no number reads 0 in tmux, one it cannot read
+	// 255.
+	Status    int
+	HasStatus bool
+	// Started and Ended are when the newest command started and ended;
+	// Prompted when the shell last drew its prompt (A). Whole seconds;
+	// zero when tmux has none.
+	Started, Ended, Prompted time.Time
+}
+
+// marksFormat prints a pane's CommandMarks, in the order parseMarks reads.
+const marksFormat = "#{pane_id}\t#{pane_command_running}\t#{pane_command_status}\t" +
+	"#{pane_command_start_time}\t#{pane_command_end_time}\t#{pane_last_prompt_time}"
+
+// marksCommand reads pane's marks (a pane id).
+func marksCommand(pane string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", pane, marksFormat)
+}
+
+// parseMarks reads a line printed by marksFormat for pane; ok is false
+// when the line is not that pane's (display-message prints empty fields
+// for a pane that is gone).
+func parseMarks(pane, line string) (m CommandMarks, ok bool) {
+	f := strings.Split(line, "\t")
+	if len(f) != 6 || f[0] != pane {
+		return CommandMarks{}, false
+	}
+	m.Running = f[1] == "1"
+	if n, err := strconv.Atoi(f[2]); err == nil {
+		m.Status, m.HasStatus = n, true
+	}
+	m.Started, m.Ended, m.Prompted = unixTime(f[3]), unixTime(f[4]), unixTime(f[5])
+	m.Seen = m.Running || m.HasStatus || !m.Started.IsZero() || !m.Ended.IsZero() || !m.Prompted.IsZero()
+	return m, true
+}
+
+// unixTime reads whole Unix seconds; the zero time for anything else.
+func unixTime(s string) time.Time {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return time.Time{}
+	}
+	return time.Unix(n, 0)
+}
+
+// CommandMarks returns what tmux recorded of pane's shell from its OSC 133
+// marks (pane is a pane id), read fresh in one round trip. On a release
+// that records none it returns a zero CommandMarks and sends nothing.
+func (s *Server) CommandMarks(ctx context.Context, pane string) (CommandMarks, error) {
+	rel, err := s.connectedRelease(ctx)
+	if err != nil || !rel.recordsCommandMarks() {
+		return CommandMarks{}, err
+	}
+	rs, err := s.exec(ctx, marksCommand(pane))
+	if err != nil {
+		return CommandMarks{}, err
+	}
+	m, ok := parseMarks(pane, strings.Join(rs[0].Lines, ""))
+	if !ok {
+		return CommandMarks{}, errorf(KindNotFound, "can't find pane: %s", pane)
+	}
+	return m, nil
+}

@@ -1,0 +1,68 @@
+package session
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+func TestParseMarks(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want CommandMarks
+		ok   bool
+	}{
+		{"%1\t\t\t\t\t", CommandMarks{}, true},  // before 3.8: unknown formats
+		{"%1\t0\t\t\t\t", CommandMarks{}, true}, // 3.8, a shell that prints no marks
+		{"%1\t0\t\t\t\t1700000000", CommandMarks{Seen: true, Prompted: time.Unix(1700000000, 0)}, true},
+		{"%1\t1\t\t1700000001\t\t1700000000", CommandMarks{Seen: true, Running: true,
+			Started: time.Unix(1700000001, 0), Prompted: time.Unix(1700000000, 0)}, true},
+		{"%1\t0\t3\t1700000001\t1700000002\t1700000000", CommandMarks{Seen: true, Status: 3, HasStatus: true,
+			Started: time.Unix(1700000001, 0), Ended: time.Unix(1700000002, 0), Prompted: time.Unix(1700000000, 0)}, true},
+		{"\t\t\t\t\t", CommandMarks{}, false}, // the pane is gone
+		{"%2\t0\t3\t\t\t", CommandMarks{}, false},
+	} {
+		got, ok := parseMarks("%1", c.line)
+		if ok != c.ok || got != c.want {
+			t.Errorf("parseMarks(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestCommandMarks: tmux 3.8 records the OSC 133 marks a pane prints,
+// exit status included; before 3.8 the marks read as not seen (absent,
+// never a wrong status), and no round trip is spent on them.
+func TestCommandMarks(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	id := fx.NewSession(t, "marks", "sh")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", id, "#{pane_id}")
+	m, err := s.CommandMarks(ctx, pane)
+	if err != nil || m.Seen {
+		t.Fatalf("a shell that printed no mark: %+v, %v; want not seen", m, err)
+	}
+	// What a shell's prompt hooks print: A at the prompt, C as a command
+	// starts, D with its status as it ends.
+	fx.Tmux(t, "send-keys", "-t", pane, `printf '\033]133;A\007\033]133;C\007'; sleep 0; printf '\033]133;D;7\007\033]133;A\007'; echo marks-$((1+1))`, "Enter")
+	fixtures.WaitFor(t, 10*time.Second, "the marks to be printed", func() bool {
+		return strings.Contains(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "marks-2")
+	})
+	m, err = s.CommandMarks(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fx.AtLeast(t, 3, 8) {
+		if m != (CommandMarks{}) {
+			t.Fatalf("tmux before 3.8: marks %+v; want none", m)
+		}
+		return
+	}
+	if !m.Seen || m.Running || !m.HasStatus || m.Status != 7 || m.Ended.IsZero() || m.Prompted.IsZero() {
+		t.Fatalf("tmux 3.8 after D;7: %+v; want seen, ended with status 7", m)
+	}
+	if _, err := s.CommandMarks(ctx, "%999"); !IsNotFound(err) {
+		t.Fatalf("a missing pane: %v; want not found", err)
+	}
+}
