@@ -89,7 +89,7 @@ type (
 		PaneID         string    `json:"pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Kill           bool      `json:"kill,omitempty" jsonschema:"Kill a running process first (-k)." mcp:"default=true"`
 		Shell          string    `json:"shell,omitempty" jsonschema:"Command to run instead of the default shell." mcp:"len=65536"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" mcp:"len=4096;line"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new process."`
 		Socket
 		SuppressPersistentHistory bool `json:"suppress_persistent_history,omitempty" jsonschema:"Shell writes no history." mcp:"default=false"`

@@ -57,7 +57,7 @@ type (
 		PaneTarget
 		MaxLines int    `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"Bytes to keep, newest last; 0 keeps all." mcp:"min=0;max=1048576;default=128000"`
-		Order    string `json:"order,omitempty" jsonschema:"newest: the newest lines when cut; oldest: the first lines from the cursor, and a cursor after them (read forward page by page)." mcp:"enum=newest|oldest;default=\"newest\""`
+		Order    string `json:"order,omitempty" jsonschema:"newest: the newest lines when cut; oldest: the first ones, and a cursor after them to page forward." mcp:"enum=newest|oldest;default=\"newest\""`
 		Socket
 	}
 	// SnapshotPaneIn is the input of snapshot_pane.
@@ -71,7 +71,7 @@ type (
 		Pattern string `json:"pattern" jsonschema:"Text to find; a regular expression when regex is true." mcp:"len=4096;line"`
 		Regex   bool   `json:"regex,omitempty" jsonschema:"Treat pattern as a regular expression." mcp:"default=false"`
 		SessionTarget
-		MatchCase              bool `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
+		MatchCase              bool `json:"match_case,omitempty" mcp:"default=false"`
 		ContentStart           *int `json:"content_start,omitempty" jsonschema:"First line to search; negative reaches into history." mcp:"min=-10000000;max=100000"`
 		ContentEnd             *int `json:"content_end,omitempty" jsonschema:"Last line to search." mcp:"min=-10000000;max=100000"`
 		MaxMatchedLinesPerPane int  `json:"max_matched_lines_per_pane,omitempty" jsonschema:"Matching lines kept per pane, newest last." mcp:"min=1;max=100000;default=50"`
@@ -88,8 +88,8 @@ type (
 		PaneTarget
 		Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=8"`
 		Interval  float64 `json:"interval,omitempty" jsonschema:"Least seconds between screen reads." mcp:"min=0.01;max=60;default=0.05"`
-		MatchCase bool    `json:"match_case,omitempty" jsonschema:"Match case." mcp:"default=false"`
-		Since     string  `json:"since,omitempty" jsonschema:"input: after this server's last input, echo left out, from the cursor's row down (default after input); start: from now; screen: the screen too, above the cursor as well (default otherwise; for fzf's list)." mcp:"enum=input|start|screen"`
+		MatchCase bool    `json:"match_case,omitempty" mcp:"default=false"`
+		Since     string  `json:"since,omitempty" jsonschema:"input (default after input): after our last input, from the cursor's row down, echo left out; start: from now; screen: the whole screen too (default otherwise; fzf's list)." mcp:"enum=input|start|screen"`
 		Socket
 	}
 	// WaitForContentChangeIn is the input of wait_for_content_change.

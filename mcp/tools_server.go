@@ -74,7 +74,7 @@ type (
 	CreateSessionIn struct {
 		SessionName    string    `json:"session_name,omitempty" jsonschema:"Name for the new session." mcp:"len=64;line"`
 		WindowName     string    `json:"window_name,omitempty" jsonschema:"Name for the initial window." mcp:"len=64;line"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" mcp:"len=4096;line"`
 		X              *int      `json:"x,omitempty" jsonschema:"Width of the initial window." mcp:"min=1;max=10000"`
 		Y              *int      `json:"y,omitempty" jsonschema:"Height of the initial window." mcp:"min=1;max=10000"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Session environment variables, visible to tmux and later panes: pass references, not secrets."`

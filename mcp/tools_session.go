@@ -49,7 +49,7 @@ type (
 	CreateWindowIn struct {
 		SessionTarget
 		WindowName     string    `json:"window_name,omitempty" jsonschema:"Name for the new window." mcp:"len=64;line"`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" mcp:"len=4096;line"`
 		Attach         bool      `json:"attach,omitempty" jsonschema:"Make the new window active." mcp:"default=false"`
 		Direction      string    `json:"direction,omitempty" jsonschema:"Place it before or after the current window." mcp:"enum=before|after"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new window's process."`

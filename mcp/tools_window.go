@@ -55,7 +55,7 @@ type (
 		WindowTarget
 		Direction      string    `json:"direction,omitempty" jsonschema:"Side of the new pane." mcp:"enum=above|below|left|right"`
 		Size           PaneSize  `json:"size,omitempty" jsonschema:"Cells, or a percentage such as 50%."`
-		StartDirectory string    `json:"start_directory,omitempty" jsonschema:"Start directory." mcp:"len=4096;line"`
+		StartDirectory string    `json:"start_directory,omitempty" mcp:"len=4096;line"`
 		Shell          string    `json:"shell,omitempty" jsonschema:"Command to run instead of the default shell." mcp:"len=65536"`
 		Environment    StringMap `json:"environment,omitempty" jsonschema:"Variables for the new pane's process."`
 		Socket

@@ -132,7 +132,7 @@ type WaitForTextResult struct {
 	Tail               []string `json:"tail" jsonschema:"Last lines seen, lean."`
 	PaneID             string   `json:"pane_id"`
 	ElapsedSeconds     float64  `json:"elapsed_seconds"`
-	EffectiveTimeout   float64  `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
+	EffectiveTimeout   float64  `json:"effective_timeout"`
 	Since              string   `json:"since" jsonschema:"What was matched: input, start or screen."`
 	MatchedIn          string   `json:"matched_in,omitempty" jsonschema:"output (lines printed) or screen (as drawn)."`
 	EchoSkipped        int      `json:"echo_skipped" jsonschema:"Echo lines of typed input left out."`
@@ -148,7 +148,7 @@ type ContentChangeResult struct {
 	ReadingInput     *bool   `json:"reading_input,omitempty"`
 	PaneID           string  `json:"pane_id"`
 	ElapsedSeconds   float64 `json:"elapsed_seconds"`
-	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"Timeout enforced after clamping."`
+	EffectiveTimeout float64 `json:"effective_timeout"`
 }
 
 // CaptureSinceResult is an incremental capture with a resume cursor.
@@ -312,7 +312,7 @@ func (m Message) toolText() string { return m.Result }
 type List[T any] struct {
 	Result     []T  `json:"result"`
 	Total      int  `json:"total" jsonschema:"Rows in all pages."`
-	NextOffset *int `json:"next_offset,omitempty" jsonschema:"Next page's offset."`
+	NextOffset *int `json:"next_offset,omitempty"`
 }
 
 // Argument and value types with a schema of their own (see typeSchemas).
