@@ -172,15 +172,26 @@ func (s *Server) runPending(ctx context.Context, a RunArgs) (*runningCommand, bo
 	if c := s.cmds.runningIn(pane, nil); c != nil {
 		return nil, false, nil // startCommand refuses, or finds it ended
 	}
+	// The pane's output is watched before the answer, not by the goroutine
+	// below: a watcher is a new control client, and a control client still
+	// identifying itself when another client makes a session crashes tmux
+	// 3.3a. A caller that goes on after this answer (a test making its next
+	// session) must not meet one half made.
+	_, release, err := s.watchPaneIn(pane, p.session)
+	if err != nil {
+		return nil, false, err
+	}
 	start := time.Now()
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel, follow: fctx,
 		done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	if !s.cmds.add(c) {
 		cancel()
+		release()
 		return nil, false, errLinkClosed()
 	}
 	go func() {
+		defer release() // startCommand holds the stream again while it follows
 		// The call's timeout bounds the wait for the prompt, as it would
 		// have bounded the call.
 		tctx, stop := context.WithDeadline(fctx, start.Add(a.Timeout))
