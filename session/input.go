@@ -100,6 +100,7 @@ func (s *Server) noteInput(pre inputStart, pane, text string, enter bool, mark p
 		col = -1
 	}
 	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter, mark)
+	s.recs.input(pane, pre.ends[pane], text, enter)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

@@ -28,6 +28,7 @@ type Server struct {
 	listeners listeners      // subscribers to changes
 	cmds      commandSet     // the commands RunCommand typed, followed to their end
 	prompts   promptMemory   // the prompt each pane's shell drew after a command
+	recs      recordings     // the recordings of panes (record.go)
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
 	// loop: a client of ours still attaching and any notification, a

@@ -1,0 +1,623 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/cast"
+)
+
+// Recording a pane: an asciicast v3 file of what it printed, taken from
+// the output stream its waits follow (a recording is one more reader of
+// it; nothing polls), with markers where this process sent it input and
+// resizes where its size changed.
+
+// The bounds of recordings.
+const (
+	// MaxRecordings is how many recordings may run at once on one Server.
+	MaxRecordings = 16
+	// RecordBytesCeiling is the largest size bound a recording may have.
+	RecordBytesCeiling = 64 << 20
+	// RecordDurationCeiling is the longest time bound a recording may have.
+	RecordDurationCeiling = 24 * time.Hour
+	// keptRecordings is how many ended recordings are remembered, for
+	// status.
+	keptRecordings = 32
+	// recordHoldBack is how long output read from the stream waits before
+	// it is written, so that the marker of input this process sent goes
+	// before the echo of that input even when the echo is read before the
+	// caller that sent it hears tmux's answer.
+	recordHoldBack = 100 * time.Millisecond
+	// maxPendingInputs bounds the inputs waiting for their place in a
+	// recording; older ones are written at once.
+	maxPendingInputs = 256
+)
+
+// RecordArgs say where a recording goes and when it ends.
+type RecordArgs struct {
+	// Dir is the directory the file is made in, with a name the Server
+	// chooses. It is made (0700) if missing, and must be a directory (not
+	// a symbolic link) owned by this user and closed to others.
+	Dir string
+	// MaxBytes bounds the file's size (1 to RecordBytesCeiling): the
+	// recording ends when its next event would pass it.
+	MaxBytes int64
+	// MaxDuration bounds how long it records (up to RecordDurationCeiling).
+	MaxDuration time.Duration
+}
+
+// A Recording is what [Server.RecordingStatus] and the calls that start
+// and stop one say about it.
+type Recording struct {
+	Pane        string
+	Path        string
+	Active      bool
+	Started     time.Time
+	Duration    time.Duration // recorded so far, or in all once ended
+	Bytes       int64         // the file's size
+	Events      int           // events written
+	Ended       string        // why it ended, "" while active
+	MaxBytes    int64
+	MaxDuration time.Duration
+}
+
+// Why recordings end.
+const (
+	EndStopped   = "stopped"
+	EndMaxBytes  = "max_bytes reached"
+	EndMaxTime   = "max_seconds reached"
+	EndPaneGone  = "pane exited"
+	EndConnLost  = "connection to tmux lost"
+	EndClosed    = "server closed"
+	EndWriteFail = "write failed"
+)
+
+// recorder is one recording.
+type recorder struct {
+	owner, pane, path string
+	maxBytes          int64
+	maxDur            time.Duration
+	start             time.Time
+	cancel            context.CancelFunc
+	done              chan struct{} // closed once the file is closed
+	poke              chan time.Time
+
+	mu     sync.Mutex
+	inputs []recInput // input sent to the pane, waiting for its place
+	resize bool       // the structure changed: the pane's size may have
+	why    string     // set by stop before cancel
+	bytes  int64
+	events int
+	ended  string
+	endAt  time.Time
+}
+
+// recInput is input this process sent the pane: where in the stream it
+// went in and what it typed.
+type recInput struct {
+	off   int64
+	at    time.Time
+	label string
+	typed string
+}
+
+// recordings are the recordings of one Server.
+type recordings struct {
+	mu   sync.Mutex
+	list []*recorder // active first come first; ended ones are kept up to keptRecordings
+}
+
+func (r *recorder) info() Recording {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := Recording{Pane: r.pane, Path: r.path, Active: r.ended == "", Started: r.start,
+		Bytes: r.bytes, Events: r.events, Ended: r.ended, MaxBytes: r.maxBytes, MaxDuration: r.maxDur}
+	if r.ended == "" {
+		out.Duration = time.Since(r.start)
+	} else {
+		out.Duration = r.endAt.Sub(r.start)
+	}
+	return out
+}
+
+func (r *recorder) active() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ended == ""
+}
+
+// wake pokes the recorder's goroutine without blocking.
+func (r *recorder) wake() {
+	select {
+	case r.poke <- time.Time{}:
+	default:
+	}
+}
+
+// input notes input this process sent to pane at stream offset off, for
+// every active recording of that pane.
+func (rs *recordings) input(pane string, off int64, text string, enter bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, r := range rs.list {
+		if r.pane != pane {
+			continue
+		}
+		label := "input: " + text
+		typed := text
+		if enter {
+			label += " ⏎"
+			typed += "\r"
+		}
+		if text == "" && !enter {
+			label = "input: keys"
+		}
+		label = validLabel(label, 200)
+		r.mu.Lock()
+		if r.ended == "" {
+			if len(r.inputs) >= maxPendingInputs {
+				r.inputs = r.inputs[1:]
+			}
+			r.inputs = append(r.inputs, recInput{off: off, at: time.Now(), label: label, typed: typed})
+		}
+		r.mu.Unlock()
+		r.wake()
+	}
+}
+
+// structure tells the recording that the structure changed, so its
+// pane's size may have.
+func (r *recorder) structure() {
+	r.mu.Lock()
+	r.resize = true
+	r.mu.Unlock()
+	r.wake()
+}
+
+// find returns owner's newest recording of pane, nil if none.
+func (rs *recordings) find(owner, pane string) *recorder {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for i := len(rs.list) - 1; i >= 0; i-- {
+		if r := rs.list[i]; r.owner == owner && r.pane == pane {
+			return r
+		}
+	}
+	return nil
+}
+
+// add registers r, unless owner records pane already or too many run.
+func (rs *recordings) add(r *recorder) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	n := 0
+	for _, o := range rs.list {
+		if !o.active() {
+			continue
+		}
+		n++
+		if o.owner == r.owner && o.pane == r.pane {
+			return errorf(KindRefused, "pane %s is being recorded already, into %s: stop that recording first", r.pane, o.path)
+		}
+	}
+	if n >= MaxRecordings {
+		return errorf(KindRefused, "%d recordings run already, the most at once: stop one first", n)
+	}
+	rs.list = append(rs.list, r)
+	// Forget the oldest ended recordings past keptRecordings.
+	ended := 0
+	for i := len(rs.list) - 1; i >= 0; i-- {
+		if !rs.list[i].active() {
+			ended++
+			if ended > keptRecordings {
+				rs.list = append(rs.list[:i], rs.list[i+1:]...)
+			}
+		}
+	}
+	return nil
+}
+
+// remove forgets r (a recording that failed to start).
+func (rs *recordings) remove(r *recorder) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for i, o := range rs.list {
+		if o == r {
+			rs.list = append(rs.list[:i], rs.list[i+1:]...)
+			return
+		}
+	}
+}
+
+// StartRecording starts recording the pane ref names into a new asciicast
+// v3 file in a.Dir: its size and screen now, then every output with its
+// time, markers where this process sends it input, and resizes. It ends
+// on [Server.StopRecording], at its bounds, or when the pane exits.
+// A recording belongs to the caller's owner identity ([WithOwner]): only
+// it sees and stops it.
+func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) (Recording, error) {
+	t, err := paneTarget(ref)
+	if err != nil {
+		return Recording{}, err
+	}
+	if a.MaxBytes < 1 || a.MaxBytes > RecordBytesCeiling {
+		return Recording{}, errorf(KindInvalid, "max_bytes %d is out of range: 1 to %d", a.MaxBytes, RecordBytesCeiling)
+	}
+	if a.MaxDuration <= 0 || a.MaxDuration > RecordDurationCeiling {
+		return Recording{}, errorf(KindInvalid, "max_seconds %g is out of range: above 0, up to %g", a.MaxDuration.Seconds(), RecordDurationCeiling.Seconds())
+	}
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id} #{session_id}"))
+	if err != nil {
+		return Recording{}, err
+	}
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) != 2 || !isPaneID(f[0]) {
+		return Recording{}, errorf(KindNotFound, "can't find pane: %s", t)
+	}
+	pane := f[0]
+	rctx, cancel := context.WithTimeout(context.Background(), a.MaxDuration)
+	r := &recorder{owner: OwnerOf(ctx), pane: pane, maxBytes: a.MaxBytes, maxDur: a.MaxDuration,
+		cancel: cancel, done: make(chan struct{}), poke: make(chan time.Time, 1)}
+	if err := s.recs.add(r); err != nil {
+		cancel()
+		return Recording{}, err
+	}
+	started := false
+	defer func() {
+		if !started {
+			cancel()
+			s.recs.remove(r)
+		}
+	}()
+	follow, err := s.followPaneIn(pane, f[1])
+	if err != nil {
+		return Recording{}, err
+	}
+	defer func() {
+		if !started {
+			follow.stop()
+		}
+	}()
+	// The screen as it is, so that playback starts from it; the stream is
+	// read from this reply on: tmux sends the main client a pane's output
+	// before a reply to a command that came after it.
+	if err := s.syncStream(ctx, follow.st); err != nil {
+		return Recording{}, err
+	}
+	rs, err = s.exec(ctx,
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{cursor_flag}"),
+		controlmode.NewCommand("capture-pane", "-p", "-e", "-t", pane))
+	if err != nil {
+		return Recording{}, follow.ended(err)
+	}
+	follow.skip()
+	var geo [5]int
+	if n, _ := fmt.Sscan(strings.Join(rs[0].Lines, ""), &geo[0], &geo[1], &geo[2], &geo[3], &geo[4]); n != 5 {
+		return Recording{}, errorf(KindNotFound, "can't find pane: %s", pane)
+	}
+	file, path, err := createRecordFile(a.Dir, pane)
+	if err != nil {
+		return Recording{}, err
+	}
+	r.start = time.Now()
+	r.path = path
+	w, err := cast.New(file, cast.Header{Cols: geo[0], Rows: geo[1], Start: r.start, Title: "tmux pane " + pane}, a.MaxBytes)
+	if err == nil {
+		err = w.Output(r.start, screenBytes(rs[1].Lines, geo[2], geo[3], geo[4] == 1))
+	}
+	if err != nil {
+		_ = file.Close()
+		_ = os.Remove(path)
+		if errors.Is(err, cast.ErrFull) {
+			return Recording{}, errorf(KindInvalid, "max_bytes %d does not hold the pane's screen (%v)", a.MaxBytes, err)
+		}
+		return Recording{}, errorf(KindRefused, "writing %s: %v", path, err)
+	}
+	r.bytes, r.events = w.Size(), w.Events()
+	if !s.link.spawn(func() { s.runRecorder(rctx, r, follow, w, file, [2]int{geo[0], geo[1]}) }) {
+		_ = file.Close()
+		return Recording{}, errLinkClosed()
+	}
+	started = true
+	return r.info(), nil
+}
+
+// screenBytes is what draws a captured screen (capture-pane -e lines) on
+// a blank terminal, the cursor left where it is.
+func screenBytes(lines []string, cx, cy int, cursorOn bool) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x1b[H\x1b[2J")
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString(l)
+		b.WriteString("\x1b[0m")
+	}
+	fmt.Fprintf(&b, "\x1b[%d;%dH", cy+1, cx+1)
+	if !cursorOn {
+		b.WriteString("\x1b[?25l")
+	}
+	return b.Bytes()
+}
+
+// createRecordFile makes a new file for a recording of pane in dir, with
+// a name of its own choosing: 0600, never over an existing file or
+// through a symbolic link. dir is made 0700 if missing, and must be a
+// directory owned by this user and closed to others.
+func createRecordFile(dir, pane string) (*os.File, string, error) {
+	if !filepath.IsAbs(dir) {
+		return nil, "", errorf(KindInvalid, "the recordings directory %q is not an absolute path", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, "", errorf(KindRefused, "making the recordings directory: %v", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, "", errorf(KindRefused, "the recordings directory: %v", err)
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, "", errorf(KindRefused, "the recordings directory %s is a symbolic link; recordings go only into a real directory", dir)
+	case !fi.IsDir():
+		return nil, "", errorf(KindRefused, "the recordings directory %s is not a directory", dir)
+	case fi.Mode().Perm()&0o077 != 0:
+		return nil, "", errorf(KindRefused, "the recordings directory %s is open to other users (mode %o); chmod 700 it", dir, fi.Mode().Perm())
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return nil, "", errorf(KindRefused, "the recordings directory %s belongs to another user", dir)
+	}
+	rnd := make([]byte, 4)
+	_, _ = rand.Read(rnd)
+	name := "pane" + strings.TrimPrefix(pane, "%") + "-" + time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(rnd) + ".cast"
+	path := filepath.Join(dir, name)
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, "", errorf(KindRefused, "making %s: %v", path, err)
+	}
+	return file, path, nil
+}
+
+// StopRecording stops the caller's recording of the pane ref names and
+// says what it holds. Stopping one that ended already says how it ended.
+func (s *Server) StopRecording(ctx context.Context, ref PaneRef) (Recording, error) {
+	r, err := s.recordingOf(ctx, ref)
+	if err != nil {
+		return Recording{}, err
+	}
+	r.mu.Lock()
+	if r.why == "" {
+		r.why = EndStopped
+	}
+	r.mu.Unlock()
+	r.cancel()
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+		return Recording{}, fromExec(ctx.Err())
+	}
+	return r.info(), nil
+}
+
+// RecordingStatus says what the caller's newest recording of the pane ref
+// names holds so far, or how it ended.
+func (s *Server) RecordingStatus(ctx context.Context, ref PaneRef) (Recording, error) {
+	r, err := s.recordingOf(ctx, ref)
+	if err != nil {
+		return Recording{}, err
+	}
+	return r.info(), nil
+}
+
+// recordingOf returns the caller's newest recording of the pane ref names.
+func (s *Server) recordingOf(ctx context.Context, ref PaneRef) (*recorder, error) {
+	t, err := paneTarget(ref)
+	if err != nil {
+		return nil, err
+	}
+	pane := t
+	if !isPaneID(t) {
+		rs, err := s.exec(ctx, paneIDCommand(t))
+		if err != nil {
+			return nil, err
+		}
+		if pane, err = paneIDOf(rs[0], t); err != nil {
+			return nil, err
+		}
+	}
+	r := s.recs.find(OwnerOf(ctx), pane)
+	if r == nil {
+		return nil, errorf(KindNotFound, "no recording of pane %s: none was started by this client, or it was forgotten (the newest %d ended ones are kept)", pane, keptRecordings)
+	}
+	return r, nil
+}
+
+// heldOutput is output read from the stream and not written yet.
+type heldOutput struct {
+	off  int64
+	at   time.Time
+	data []byte
+}
+
+// runRecorder writes what the pane prints until ctx ends or the pane goes.
+func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w *cast.Writer, file interface {
+	Write([]byte) (int, error)
+	Close() error
+}, size [2]int) {
+	unsubscribe := s.Subscribe(func(c Change) {
+		if c.Structure {
+			r.structure()
+		}
+	})
+	defer unsubscribe()
+	go func() {
+		select {
+		case <-s.link.stopped():
+			r.cancel()
+		case <-ctx.Done():
+		}
+	}()
+	var held []heldOutput
+	why := ""
+	write := func(err error) {
+		if err == nil || why != "" {
+			return
+		}
+		why = EndWriteFail
+		if errors.Is(err, cast.ErrFull) {
+			why = EndMaxBytes
+		}
+	}
+	// commit writes held output older than the hold-back (all of it when
+	// all), with the pending inputs in their places among it.
+	commit := func(now time.Time, all bool) {
+		r.mu.Lock()
+		inputs := r.inputs
+		r.mu.Unlock()
+		used := 0
+		for why == "" {
+			if used < len(inputs) && (len(held) == 0 || inputs[used].off <= held[0].off) {
+				in := inputs[used]
+				used++
+				write(w.Marker(in.at, in.label))
+				if in.typed != "" {
+					write(w.Input(in.at, in.typed))
+				}
+				continue
+			}
+			if len(held) == 0 {
+				break
+			}
+			h := &held[0]
+			if !all && now.Sub(h.at) < recordHoldBack {
+				break
+			}
+			if used < len(inputs) && inputs[used].off < h.off+int64(len(h.data)) {
+				n := inputs[used].off - h.off
+				write(w.Output(h.at, h.data[:n]))
+				h.data, h.off = h.data[n:], inputs[used].off
+				continue
+			}
+			write(w.Output(h.at, h.data))
+			held = held[1:]
+		}
+		r.mu.Lock()
+		r.inputs = r.inputs[used:]
+		r.bytes, r.events = w.Size(), w.Events()
+		r.mu.Unlock()
+	}
+	for why == "" {
+		rd, rerr := f.read(ctx)
+		now := time.Now()
+		if rd.Missed > 0 {
+			commit(now, true)
+			write(w.Marker(now, fmt.Sprintf("%d bytes of output were not read in time", rd.Missed)))
+		}
+		if rd.Paused {
+			commit(now, true)
+			write(w.Marker(now, "tmux paused the pane and dropped some output"))
+		}
+		if data := bytes.ReplaceAll(rd.Data, []byte{0}, nil); len(data) > 0 {
+			held = append(held, heldOutput{off: rd.Next - int64(len(data)), at: now, data: data})
+		}
+		if rerr != nil {
+			commit(now, true)
+			why = EndConnLost
+			if IsNotFound(rerr) {
+				why = EndPaneGone
+			}
+			break
+		}
+		r.mu.Lock()
+		resize := r.resize
+		r.resize = false
+		r.mu.Unlock()
+		if resize {
+			if c, rws, ok := s.paneSize(ctx, r.pane); ok && (c != size[0] || rws != size[1]) {
+				commit(now, true)
+				size = [2]int{c, rws}
+				write(w.Resize(time.Now(), c, rws))
+			}
+		}
+		commit(now, false)
+		if why != "" {
+			break
+		}
+		wctx := ctx
+		cancel := func() {}
+		if len(held) > 0 {
+			wctx, cancel = context.WithDeadline(ctx, held[0].at.Add(recordHoldBack))
+		}
+		_, err := f.wait(wctx, r.poke)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			commit(time.Now(), true)
+			r.mu.Lock()
+			why = r.why
+			r.mu.Unlock()
+			switch {
+			case why != "":
+			case errors.Is(ctx.Err(), context.DeadlineExceeded):
+				why = EndMaxTime
+			default:
+				why = EndClosed
+			}
+		}
+	}
+	f.stop()
+	end := time.Now()
+	werr := w.Close(end, "recording ended: "+why)
+	if cerr := file.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil && why != EndWriteFail {
+		s.opts.Logger.Debug("closing a recording failed", "path", r.path, "err", werr)
+	}
+	r.cancel()
+	r.mu.Lock()
+	r.ended, r.endAt = why, end
+	r.bytes, r.events = w.Size(), w.Events()
+	r.inputs = nil
+	r.mu.Unlock()
+	close(r.done)
+}
+
+// paneSize reads pane's size.
+func (s *Server) paneSize(ctx context.Context, pane string) (cols, rows int, ok bool) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_width} #{pane_height}"))
+	if err != nil {
+		return 0, 0, false
+	}
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) != 2 {
+		return 0, 0, false
+	}
+	c, err1 := strconv.Atoi(f[0])
+	r, err2 := strconv.Atoi(f[1])
+	return c, r, err1 == nil && err2 == nil
+}
+
+// validLabel cuts s to n bytes on a character boundary.
+func validLabel(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
