@@ -131,7 +131,6 @@ func TestRecordPane(t *testing.T) {
 	}
 }
 
-
 // TestRecordingBounds: a recording ends at its size and time bounds and
 // when its pane exits, and says why in the file and its status.
 func TestRecordingBounds(t *testing.T) {
