@@ -6,9 +6,11 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/image v0.48.0
 	golang.org/x/sync v0.25.0
-	golang.org/x/sys v0.41.0
+	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.40.0
+	golang.org/x/text v0.44.0
 )
 
 require (

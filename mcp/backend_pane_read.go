@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tmux-mcp/tmux-mcp/internal/screenshot"
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
 
@@ -141,9 +142,23 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 	if err != nil {
 		return PaneSnapshot{}, err
 	}
-	snap, err := srv.Snapshot(ctx, ref)
+	var snap session.PaneSnapshot
+	var styled []string
+	if in.PNG {
+		snap, styled, err = srv.SnapshotStyled(ctx, ref)
+	} else {
+		snap, err = srv.Snapshot(ctx, ref)
+	}
 	if err != nil {
 		return PaneSnapshot{}, err
+	}
+	var img []byte
+	if in.PNG {
+		scr := screenshot.Parse(styled, snap.Width, snap.Height)
+		scr.CursorX, scr.CursorY, scr.Cursor = snap.CursorX, snap.CursorY, !snap.CursorHidden && snap.Mode == ""
+		if img, err = scr.PNG(); err != nil {
+			return PaneSnapshot{}, Errorf(CodeInternal, EffectsNone, "drawing the screen: %v", err)
+		}
 	}
 	kept, dropped, _ := keepTail(snap.Lines, in.MaxLines, textBudget)
 	p := snap.Pane
@@ -174,6 +189,7 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 		ReadingInput:          readingInput(&fg),
 		ContentTruncated:      dropped > 0,
 		ContentTruncatedLines: dropped,
+		png:                   img,
 	}, nil
 }
 

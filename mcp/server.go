@@ -397,9 +397,13 @@ func success(out any) (*sdk.CallToolResult, *ToolError) {
 	if t, ok := out.(interface{ toolText() string }); ok {
 		text = t.toolText()
 	}
+	content := []sdk.Content{&sdk.TextContent{Text: text}}
+	if im, ok := out.(interface{ toolImage() []byte }); ok && len(im.toolImage()) > 0 {
+		content = append(content, &sdk.ImageContent{Data: im.toolImage(), MIMEType: "image/png"})
+	}
 	return &sdk.CallToolResult{
 		StructuredContent: json.RawMessage(b),
-		Content:           []sdk.Content{&sdk.TextContent{Text: text}},
+		Content:           content,
 	}, nil
 }
 

@@ -63,7 +63,8 @@ type (
 	// SnapshotPaneIn is the input of snapshot_pane.
 	SnapshotPaneIn struct {
 		PaneTarget
-		MaxLines int `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
+		MaxLines int  `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
+		PNG      bool `json:"png,omitempty" jsonschema:"Add a PNG of the screen as drawn."`
 		Socket
 	}
 	// SearchPanesIn is the input of search_panes.

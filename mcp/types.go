@@ -117,7 +117,13 @@ type PaneSnapshot struct {
 	ReadingInput          *bool  `json:"reading_input,omitempty" jsonschema:"Program waits reading the terminal; absent if unknown."`
 	ContentTruncated      bool   `json:"content_truncated" jsonschema:"Oldest lines were dropped to fit max_lines."`
 	ContentTruncatedLines int    `json:"content_truncated_lines"`
+	// png is the screen as a PNG image (png: true), sent as image
+	// content after the text.
+	png []byte
 }
+
+// toolImage is the PNG of the screen, if asked for.
+func (p PaneSnapshot) toolImage() []byte { return p.png }
 
 // WaitForTextResult is the outcome of wait_for_text.
 type WaitForTextResult struct {

@@ -64,11 +64,12 @@ type PaneSnapshot struct {
 	Mode           string   // "copy-mode", "view-mode" ...; "" when in no mode
 	ScrollPosition *int     // lines scrolled back in copy mode; nil when not scrolled in a mode
 	HistorySize    int      // lines in the pane's history
+	CursorHidden   bool     // the pane's program hid the cursor
 }
 
 // snapshotFields are the pane fields plus the state a snapshot adds.
 func snapshotFields() []rows.Field[PaneSnapshot] {
-	fs := make([]rows.Field[PaneSnapshot], 0, len(paneFields)+4)
+	fs := make([]rows.Field[PaneSnapshot], 0, len(paneFields)+5)
 	for _, f := range paneFields {
 		set := f.Set
 		fs = append(fs, rows.Field[PaneSnapshot]{Name: f.Name, Set: func(s *PaneSnapshot, v string) { set(&s.Pane, v) }})
@@ -82,30 +83,51 @@ func snapshotFields() []rows.Field[PaneSnapshot] {
 			}
 		}},
 		rows.Field[PaneSnapshot]{Name: "history_size", Set: func(s *PaneSnapshot, v string) { s.HistorySize = atoi(v) }},
+		rows.Field[PaneSnapshot]{Name: "cursor_flag", Set: func(s *PaneSnapshot, v string) { s.CursorHidden = v == "0" }},
 	)
 }
 
 // Snapshot returns the screen, cursor, geometry, mode and history of the
 // pane ref names in one round trip.
 func (s *Server) Snapshot(ctx context.Context, ref PaneRef) (PaneSnapshot, error) {
+	snap, _, err := s.snapshot(ctx, ref, false)
+	return snap, err
+}
+
+// SnapshotStyled is [Server.Snapshot] that also returns the screen's rows
+// with their colours and attributes as SGR escape sequences (capture-pane
+// -e), every row, in the same round trip.
+func (s *Server) SnapshotStyled(ctx context.Context, ref PaneRef) (PaneSnapshot, []string, error) {
+	return s.snapshot(ctx, ref, true)
+}
+
+func (s *Server) snapshot(ctx context.Context, ref PaneRef, styled bool) (PaneSnapshot, []string, error) {
 	t, err := paneTarget(ref)
 	if err != nil {
-		return PaneSnapshot{}, err
+		return PaneSnapshot{}, nil, err
 	}
 	f := newRowFormat(s.fmts.sep, snapshotFields())
-	rs, err := s.exec(ctx,
+	cmds := []controlmode.Command{
 		controlmode.NewCommand("display-message", "-p", "-t", t, f.String()),
-		CaptureArgs{}.command(t))
+		CaptureArgs{}.command(t),
+	}
+	if styled {
+		cmds = append(cmds, controlmode.NewCommand("capture-pane", "-p", "-e", "-t", t))
+	}
+	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
-		return PaneSnapshot{}, err
+		return PaneSnapshot{}, nil, err
 	}
 	rows, ok := f.Parse(s.release().decodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
-		return PaneSnapshot{}, errorf(KindNotFound, "can't find pane: %s", t)
+		return PaneSnapshot{}, nil, errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	snap := rows[0]
 	snap.Lines = paneread.TrimBlankTail(rs[1].Lines)
-	return snap, nil
+	if styled {
+		return snap, rs[2].Lines, nil
+	}
+	return snap, nil, nil
 }
 
 // PaneText is a pane and its captured text.
