@@ -3,8 +3,11 @@
 package session
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // waitExited blocks until process pid, a child of ours, has exited,
@@ -27,4 +30,30 @@ func waitExited(pid int) bool {
 		}
 		return false
 	}
+}
+
+// watchExit returns a channel closed when process pid of this machine
+// exits (any process, not only a child: a pidfd, waited on by the
+// runtime's poller), and what stops the watch. ok is false when it cannot
+// watch: no pidfd (Linux before 5.10), or no such process.
+func watchExit(pid int) (exited <-chan struct{}, stop func(), ok bool) {
+	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return nil, nil, false
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, false
+	}
+	ch := make(chan struct{})
+	go func() {
+		waited := false
+		// A pidfd reads as ready once the process has exited.
+		if err := rc.Read(func(uintptr) bool { done := waited; waited = true; return done }); err == nil {
+			close(ch)
+		}
+	}()
+	return ch, func() { _ = f.Close() }, true
 }

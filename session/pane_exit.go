@@ -1,0 +1,277 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// PaneExit is the outcome of [Server.WaitPaneExit].
+type PaneExit struct {
+	PaneID string
+	// Exited reports that the pane's program ended: with Status when
+	// HasStatus, else killed by Signal (a name, "TERM") when tmux says
+	// which (3.3 and later). A pane that was already dead when the wait
+	// began answers at once.
+	Exited    bool
+	Status    int
+	HasStatus bool
+	Signal    string
+	// Signaled reports that a signal ended the program, also on tmux 3.2,
+	// which does not say which one.
+	Signaled bool
+	// Closed reports that the pane went away without dying first (it, its
+	// window or its session was killed, or the server exited).
+	Closed bool
+	// Removed reports that the dead pane was closed after its status was
+	// read: remain-on-exit was held for the wait only, and the pane's own
+	// setting would not have kept it.
+	Removed bool
+	// TimedOut reports that the program still ran when the wait ended.
+	TimedOut bool
+	Elapsed  time.Duration
+}
+
+// paneDeathFormat prints what display-message says of a pane's death, in
+// the order readDeath reads.
+const paneDeathFormat = "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}"
+
+// readDeath reads a line printed by paneDeathFormat for pane into e; gone
+// is true when the line is not that pane's.
+func readDeath(pane, line string, e *PaneExit) (dead, gone bool) {
+	f := strings.Split(line, "\t")
+	if len(f) != 4 || f[0] != pane {
+		return false, true
+	}
+	if f[1] != "1" {
+		return false, false
+	}
+	e.Exited = true
+	if n, err := strconv.Atoi(f[2]); err == nil {
+		e.Status, e.HasStatus = n, true
+	} else {
+		// tmux learns the status as it reaps the program, and runs
+		// pane-died only then: dead with no status is a signal (3.2 names
+		// none), or, on 3.3, one of the deaths it never reaps
+		// (release.losesDeadStatus), which only a timeout finds.
+		e.Signal, e.Signaled = f[3], f[3] != ""
+	}
+	return true, false
+}
+
+// keeps reports whether a pane whose remain-on-exit is value stays, dead,
+// after its program ended as e says.
+func keeps(value string, e PaneExit) bool {
+	switch value {
+	case "on", "key":
+		return true
+	case "failed":
+		return !(e.HasStatus && e.Status == 0)
+	}
+	return false
+}
+
+// WaitPaneExit waits, for up to timeout, for pane's program to end (pane
+// is a pane id) and answers its exit status or the signal that killed it.
+//
+// For the wait, the pane's remain-on-exit is set on, so tmux keeps the
+// dead pane and its status, and a pane-died hook of ours (at an index of
+// the hook's array no one uses) signals a wait-for channel of its own,
+// waited on in a tmux process of its own: no polling. Then, however the
+// wait ends (death, timeout, cancellation), the hook is removed and the
+// pane's own remain-on-exit is put back, in one round trip that also reads
+// the pane: a pane that died while held is answered, and closed if its own
+// setting would not have kept it.
+func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Duration) (PaneExit, error) {
+	start := time.Now()
+	res := PaneExit{PaneID: pane}
+	rel, err := s.connectedRelease(ctx)
+	if err != nil {
+		return res, err
+	}
+	if rel.crashesHoldingDeadPanes() {
+		return res, errorf(KindRefused, "tmux %s can crash, with every session on it, when a pane kept by remain-on-exit dies while a control client follows its output (fixed in 3.3): waiting for pane %s to exit needs 3.3 or later; nothing was changed", rel.version, pane)
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // never fails
+	tag := hex.EncodeToString(b)
+	channel := "tmux-mcp-exit-" + tag
+	hook := fmt.Sprintf("pane-died[%d]", 100000+int(b[0])<<8|int(b[1]))
+	rs, err := s.exec(ctx,
+		controlmode.NewCommand("show-options", "-p", "-q", "-v", "-t", pane, "remain-on-exit"),
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{remain-on-exit}\t#{pane_pid}\t#{pane_tty}"),
+		controlmode.NewCommand("set-option", "-p", "-t", pane, "remain-on-exit", "on"),
+		controlmode.NewCommand("set-hook", "-p", "-t", pane, hook, "wait-for -S "+channel),
+		controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
+	if err != nil {
+		if len(rs) > 2 && rs[2].Err == nil {
+			err = afterChange(err)
+		}
+		return res, err
+	}
+	own := strings.Join(rs[0].Lines, "")
+	f := strings.Split(strings.Join(rs[1].Lines, ""), "\t")
+	if len(f) != 4 || f[0] != pane {
+		return res, errorf(KindNotFound, "can't find pane: %s", pane)
+	}
+	before := f[1]
+	dead, _ := readDeath(pane, strings.Join(rs[4].Lines, ""), &res)
+	var waitErr error
+	if !dead {
+		var exited <-chan struct{}
+		if rel.losesDeadStatus() {
+			// pane-died never runs for a death whose status tmux loses:
+			// the program's exit is watched here too, where that can be.
+			if ch, stop, ok := s.watchPaneProcess(f[2], f[3]); ok {
+				defer stop()
+				exited = ch
+			}
+		}
+		waitErr = s.awaitDeath(ctx, pane, channel, timeout, exited)
+	}
+	// Put everything back, whatever ended the wait: the caller's context
+	// may be gone, the round trip must still be made.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+	defer cancel()
+	restore := controlmode.NewCommand("set-option", "-p", "-t", pane, "remain-on-exit", own)
+	if own == "" {
+		restore = controlmode.NewCommand("set-option", "-p", "-u", "-t", pane, "remain-on-exit")
+	}
+	rs, err = s.exec(rctx,
+		controlmode.NewCommand("set-hook", "-p", "-u", "-t", pane, hook),
+		restore,
+		controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
+	res.Elapsed = time.Since(start)
+	switch {
+	case err != nil && IsNotFound(err):
+		res.Closed = !res.Exited
+		return res, nil
+	case err != nil:
+		var e *Error
+		if errors.As(err, &e) && e.Kind == KindNoServer {
+			res.Closed = !res.Exited
+			return res, nil
+		}
+		return res, afterChange(err)
+	}
+	wasDead := res.Exited
+	dead, gone := readDeath(pane, strings.Join(rs[2].Lines, ""), &res)
+	switch {
+	case gone:
+		res.Closed = !res.Exited
+	case !dead && waitErr != nil:
+		return res, waitErr
+	case !dead:
+		res.TimedOut = true
+	case !wasDead && !keeps(before, res):
+		// It stayed only because we held it: close it as tmux would have.
+		if _, err := s.execChange(rctx, controlmode.NewCommand("kill-pane", "-t", pane)); err == nil || IsNotFound(err) {
+			res.Removed = true
+		}
+	}
+	return res, nil
+}
+
+// awaitDeath returns once the pane-died hook signalled channel, the pane
+// may have gone (a structural change), timeout passed or ctx ended, or
+// the pane's program exited (exited, nil when not watched) and tmux has
+// marked the pane dead. Its error is the wait-for process's, when it
+// failed before any of these.
+func (s *Server) awaitDeath(ctx context.Context, pane, channel string, timeout time.Duration, exited <-chan struct{}) error {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	changed := make(chan struct{}, 1)
+	stop := s.Subscribe(func(c Change) {
+		if c.Structure {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer stop()
+	signalled := make(chan error, 1)
+	go func() {
+		// It also returns when the server exits: the pane is looked at.
+		_, _, err := s.shots.forkTmux(wctx, "wait-for", "--", channel)
+		signalled <- err
+	}()
+	var settle <-chan time.Time
+	settles := 0
+	for {
+		select {
+		case <-exited:
+			// tmux learns of it in a turn of its loop of its own: look
+			// until it has, a few times, after this one event.
+			exited, settle = nil, time.After(0)
+		case <-settle:
+			var e PaneExit
+			rs, err := s.exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
+			dead, gone := readDeath(pane, strings.Join(rs0(rs), ""), &e)
+			settles++
+			// Dead with no status: tmux may still reap it (and run the
+			// hook), or never will (release.losesDeadStatus).
+			if err != nil || gone || dead && (e.HasStatus || e.Signaled || settles == 50) {
+				cancel()
+				<-signalled
+				return nil
+			}
+			settle = nil // alive after them all: the hook, or the timeout, tells
+			if settles < 50 {
+				settle = time.After(10 * time.Millisecond)
+			}
+		case err := <-signalled:
+			if wctx.Err() != nil {
+				return nil
+			}
+			return err
+		case <-wctx.Done():
+			cancel()
+			<-signalled
+			return nil
+		case <-changed:
+			// A pane killed, its window or session closed: is it still there?
+			rs, err := s.exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}"))
+			if err != nil || strings.Join(rs[0].Lines, "") != pane {
+				cancel()
+				<-signalled
+				return nil
+			}
+		}
+	}
+}
+
+// rs0 returns the lines of the first reply, none when there is none.
+func rs0(rs []controlmode.Reply) []string {
+	if len(rs) == 0 {
+		return nil
+	}
+	return rs[0].Lines
+}
+
+// watchPaneProcess watches the exit of a pane's program, pid on tty,
+// when its server runs on this machine and the process there is the
+// pane's (its standard input is the pane's terminal).
+func (s *Server) watchPaneProcess(pid, tty string) (<-chan struct{}, func(), bool) {
+	n, err := strconv.Atoi(pid)
+	if s.opts.Host != nil || err != nil || tty == "" {
+		return nil, nil, false
+	}
+	ch, stop, ok := watchExit(n)
+	if !ok {
+		return nil, nil, false
+	}
+	if in, err := os.Readlink("/proc/" + pid + "/fd/0"); err != nil || in != tty {
+		stop()
+		return nil, nil, false
+	}
+	return ch, stop, true
+}
