@@ -239,6 +239,28 @@ func (b *TmuxBackend) WaitForChannel(ctx context.Context, in WaitForChannelIn) (
 	return Message{Result: fmt.Sprintf("channel %s was signalled", in.Channel)}, nil
 }
 
+// WaitForPaneExit implements wait_for_pane_exit.
+func (b *TmuxBackend) WaitForPaneExit(ctx context.Context, in WaitForPaneExitIn) (PaneExitResult, error) {
+	srv := b.server(in.Socket)
+	id, err := b.guardSelfPane(ctx, srv, in.PaneID, "wait_for_pane_exit")
+	if err != nil {
+		return PaneExitResult{}, err
+	}
+	e, err := srv.WaitPaneExit(ctx, id, b.clamp(in.Timeout))
+	if err != nil {
+		return PaneExitResult{}, err
+	}
+	out := PaneExitResult{Exited: e.Exited, TimedOut: e.TimedOut, PaneClosed: e.Closed, PaneRemoved: e.Removed}
+	if e.HasStatus {
+		status := e.Status
+		out.ExitStatus = &status
+	}
+	if e.Signaled {
+		out.Signal = cmp.Or(e.Signal, "unknown")
+	}
+	return out, nil
+}
+
 // SignalChannel implements signal_channel.
 func (b *TmuxBackend) SignalChannel(ctx context.Context, in SignalChannelIn) (Message, error) {
 	if err := b.server(in.Socket).SignalChannel(ctx, in.Channel); err != nil {

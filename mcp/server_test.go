@@ -133,8 +133,9 @@ func TestCatalogueCounts(t *testing.T) {
 	}
 	// libtmux-mcp: 21 readonly, 30 mutating, 5 destructive; plus teardown_session (mutating),
 	// wait_for_content_change (readonly, from libtmux-mcp before 0.1.0a19) and
-	// call_read_tools_batch (readonly, libtmux-mcp's newer name of the read batch).
-	want := map[Tier]int{TierReadonly: 23, TierMutating: 32, TierDestructive: 5}
+	// call_read_tools_batch (readonly, libtmux-mcp's newer name of the read batch), and
+	// wait_for_pane_exit (mutating, libtmux-mcp's name).
+	want := map[Tier]int{TierReadonly: 23, TierMutating: 33, TierDestructive: 5}
 	for tier, n := range want {
 		if count[tier] != n {
 			t.Errorf("%s tools: got %d, want %d", tier, count[tier], n)
@@ -148,9 +149,9 @@ func TestListTools_ByTier(t *testing.T) {
 		tier   Tier
 		n      int
 	}{
-		{"destructive", TierDestructive, 60},
-		{"mutating", TierMutating, 55},
-		{"", TierMutating, 55},
+		{"destructive", TierDestructive, 61},
+		{"mutating", TierMutating, 56},
+		{"", TierMutating, 56},
 		{"readonly", TierReadonly, 23},
 	} {
 		t.Run("safety="+tc.safety, func(t *testing.T) {
@@ -395,8 +396,8 @@ func TestProtocolVersions(t *testing.T) {
 	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run(v, func(t *testing.T) {
 			cs := connect(t, newFake(), &Options{Safety: "destructive"}, v)
-			if n := len(listTools(t, cs)); n != 60 {
-				t.Errorf("got %d tools, want 60", n)
+			if n := len(listTools(t, cs)); n != 61 {
+				t.Errorf("got %d tools, want 61", n)
 			}
 			if res := call(t, cs, "list_sessions", map[string]any{}); res.IsError {
 				t.Errorf("list_sessions: %s", textOf(res))

@@ -32,6 +32,9 @@ func paneInputTools() []*toolDef {
 			"Wait for a run_command's command to end; same result. output: only lines no earlier answer returned (from_start: all again), the newest max_lines.",
 			(*TmuxBackend).WaitForCommand, touchesNone, execute, selfBounded(), resultAs("run_command"),
 			scopeRuleBoth("the runner's own commands (checked when they ran)")),
+		addTool("wait_for_pane_exit", TierMutating, annCreate,
+			"Wait for a pane's program to exit; answer its exit status or signal. Holds remain-on-exit meanwhile (restored; a pane only it kept is closed). tmux 3.3+.",
+			(*TmuxBackend).WaitForPaneExit, writes, manage, selfBounded()),
 		addTool("signal_channel", TierMutating, annMutating,
 			"Signal a tmux wait-for channel.",
 			(*TmuxBackend).SignalChannel, touchesServer, manage,
@@ -113,6 +116,12 @@ type (
 		FromStart bool    `json:"from_start,omitempty" jsonschema:"Read the output from its start again, not from where the last answer ended." mcp:"default=false"`
 		Socket
 	}
+	// WaitForPaneExitIn is the input of wait_for_pane_exit.
+	WaitForPaneExitIn struct {
+		PaneID  string  `json:"pane_id" mcp:"len=64;line;pattern=^%[0-9]+$"`
+		Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds; clamped to the server's ceiling." mcp:"xmin=0;max=86400;default=30"`
+		Socket
+	}
 	// SignalChannelIn is the input of signal_channel.
 	SignalChannelIn struct {
 		Channel string `json:"channel" jsonschema:"Channel to signal." mcp:"len=128;pattern=^[A-Za-z0-9_.:-]+$"`
@@ -136,3 +145,5 @@ func (in PasteTextIn) targets() reach {
 func (in PipePaneIn) targets() reach {
 	return reach{list: refs(in.PaneID, in.WindowID, in.SessionID, in.SessionName)}
 }
+
+func (in WaitForPaneExitIn) targets() reach { return reach{list: refs(in.PaneID, "", "", "")} }

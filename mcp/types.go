@@ -84,6 +84,16 @@ type PaneContentMatch struct {
 	IsCaller           *bool    `json:"is_caller,omitempty"`
 }
 
+// PaneExitResult is the answer of wait_for_pane_exit.
+type PaneExitResult struct {
+	Exited      bool   `json:"exited"`
+	ExitStatus  *int   `json:"exit_status,omitempty"`
+	Signal      string `json:"signal,omitempty"`
+	TimedOut    bool   `json:"timed_out,omitempty"`
+	PaneClosed  bool   `json:"pane_closed,omitempty"`
+	PaneRemoved bool   `json:"pane_removed,omitempty"`
+}
+
 // ServerInfo describes a tmux server.
 type ServerInfo struct {
 	IsAlive      bool   `json:"is_alive"`
