@@ -96,10 +96,14 @@ type recorder struct {
 	done              chan struct{} // closed once the file is closed
 	poke              chan time.Time
 
+	timer *time.Timer // pokes the goroutine a hold-back after output (noteOutput)
+
 	mu     sync.Mutex
-	inputs []recInput // input sent to the pane, waiting for its place
-	resize bool       // the structure changed: the pane's size may have
-	why    string     // set by stop before cancel
+	marks  []outputMark // where outputs ended and when they came, since the last read
+	armed  bool         // timer is set
+	inputs []recInput   // input sent to the pane, waiting for its place
+	resize bool         // the structure changed: the pane's size may have
+	why    string       // set by stop before cancel
 	bytes  int64
 	events int
 	ended  string
@@ -272,6 +276,8 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 	rctx, cancel := context.WithTimeout(context.Background(), a.MaxDuration)
 	r := &recorder{owner: OwnerOf(ctx), pane: pane, maxBytes: a.MaxBytes, maxDur: a.MaxDuration,
 		cancel: cancel, done: make(chan struct{}), poke: make(chan time.Time, 1)}
+	r.timer = time.AfterFunc(time.Hour, r.wake)
+	r.timer.Stop()
 	if err := s.recs.add(r); err != nil {
 		cancel()
 		return Recording{}, err
@@ -453,24 +459,69 @@ type heldOutput struct {
 	data []byte
 }
 
+// recordHeartbeat is how often an idle recording looks at its pane's
+// stream anyway, for what no change reports: the end of the client that
+// delivered its output.
+const recordHeartbeat = 5 * time.Second
+
+// maxMarks bounds the arrival times a recording keeps between its reads;
+// past it, later output takes the time of the last kept.
+const maxMarks = 8192
+
+// outputMark is where in the pane's stream an output ended, and when it
+// arrived.
+type outputMark struct {
+	off int64
+	at  time.Time
+}
+
+// noteOutput records that pane printed, on the reader goroutine that
+// delivered it (see Subscribe): where the stream ends now and when. It
+// arms the recording's timer rather than waking its goroutine, so that a
+// wait on the pane wakes alone.
+func (r *recorder) noteOutput(end int64) {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.marks); n >= maxMarks {
+		r.marks[n-1].off = end
+	} else {
+		r.marks = append(r.marks, outputMark{end, now})
+	}
+	r.armLocked(recordHoldBack)
+}
+
+// armLocked wakes the recording's goroutine after d, unless it is woken
+// sooner already. r.mu is held.
+func (r *recorder) armLocked(d time.Duration) {
+	if !r.armed {
+		r.armed = true
+		r.timer.Reset(d)
+	}
+}
+
 // runRecorder writes what the pane prints until ctx ends or the pane goes.
+// It reads the stream when its timer fires, a hold-back after output came
+// (at most every recordHoldBack while output flows), when input is sent or
+// the structure changes, and every recordHeartbeat: never on each output.
+// Each output keeps the time it arrived (noteOutput).
 func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w *cast.Writer, file interface {
 	Write([]byte) (int, error)
 	Close() error
 }, size [2]int) {
 	unsubscribe := s.Subscribe(func(c Change) {
-		if c.Structure {
+		switch {
+		case c.Pane == r.pane:
+			end, _ := s.streams.Get(r.pane).Position()
+			r.noteOutput(end)
+		case c.Structure:
 			r.structure()
 		}
 	})
 	defer unsubscribe()
-	go func() {
-		select {
-		case <-s.link.stopped():
-			r.cancel()
-		case <-ctx.Done():
-		}
-	}()
+	defer r.timer.Stop()
+	heartbeat := time.NewTicker(recordHeartbeat)
+	defer heartbeat.Stop()
 	var held []heldOutput
 	why := ""
 	write := func(err error) {
@@ -480,6 +531,11 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 		why = EndWriteFail
 		if errors.Is(err, cast.ErrFull) {
 			why = EndMaxBytes
+		}
+	}
+	output := func(at time.Time, b []byte) {
+		if b = bytes.ReplaceAll(b, []byte{0}, nil); len(b) > 0 {
+			write(w.Output(at, b))
 		}
 	}
 	// commit writes held output older than the hold-back (all of it when
@@ -508,11 +564,11 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 			}
 			if used < len(inputs) && inputs[used].off < h.off+int64(len(h.data)) {
 				n := inputs[used].off - h.off
-				write(w.Output(h.at, h.data[:n]))
+				output(h.at, h.data[:n])
 				h.data, h.off = h.data[n:], inputs[used].off
 				continue
 			}
-			write(w.Output(h.at, h.data))
+			output(h.at, h.data)
 			held = held[1:]
 		}
 		r.mu.Lock()
@@ -521,18 +577,48 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 		r.mu.Unlock()
 	}
 	for why == "" {
+		select {
+		case <-r.poke:
+		case <-heartbeat.C:
+		case <-s.link.stopped():
+			r.cancel()
+		case <-ctx.Done():
+		}
+		// A stop reads what came before it, and ends.
+		stopping := ctx.Err() != nil
+		r.mu.Lock()
+		r.armed = false
+		marks := r.marks
+		r.marks = nil
+		resize := r.resize
+		r.resize = false
+		r.mu.Unlock()
+		from := f.cursor
 		rd, rerr := f.read(ctx)
 		now := time.Now()
 		if rd.Missed > 0 {
 			commit(now, true)
 			write(w.Marker(now, fmt.Sprintf("%d bytes of output were not read in time", rd.Missed)))
+			from += rd.Missed
 		}
 		if rd.Paused {
 			commit(now, true)
 			write(w.Marker(now, "tmux paused the pane and dropped some output"))
 		}
-		if data := bytes.ReplaceAll(rd.Data, []byte{0}, nil); len(data) > 0 {
-			held = append(held, heldOutput{off: rd.Next - int64(len(data)), at: now, data: data})
+		// The output read, cut where each %output ended, at the time it
+		// arrived; what came after the last mark, at the time of the read.
+		data := rd.Data
+		from = rd.Next - int64(len(data))
+		for _, m := range marks {
+			if m.off <= from || len(data) == 0 {
+				continue
+			}
+			n := min(m.off-from, int64(len(data)))
+			held = append(held, heldOutput{off: from, at: m.at, data: data[:n]})
+			data, from = data[n:], from+n
+		}
+		if len(data) > 0 {
+			held = append(held, heldOutput{off: from, at: now, data: data})
 		}
 		if rerr != nil {
 			commit(now, true)
@@ -542,30 +628,8 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 			}
 			break
 		}
-		r.mu.Lock()
-		resize := r.resize
-		r.resize = false
-		r.mu.Unlock()
-		if resize {
-			if c, rws, ok := s.paneSize(ctx, r.pane); ok && (c != size[0] || rws != size[1]) {
-				commit(now, true)
-				size = [2]int{c, rws}
-				write(w.Resize(time.Now(), c, rws))
-			}
-		}
-		commit(now, false)
-		if why != "" {
-			break
-		}
-		wctx := ctx
-		cancel := func() {}
-		if len(held) > 0 {
-			wctx, cancel = context.WithDeadline(ctx, held[0].at.Add(recordHoldBack))
-		}
-		_, err := f.wait(wctx, r.poke)
-		cancel()
-		if err != nil && ctx.Err() != nil {
-			commit(time.Now(), true)
+		if stopping {
+			commit(now, true)
 			r.mu.Lock()
 			why = r.why
 			r.mu.Unlock()
@@ -576,6 +640,25 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 			default:
 				why = EndClosed
 			}
+			break
+		}
+		if resize {
+			c, rws, err := s.paneSize(ctx, r.pane)
+			switch {
+			case IsNotFound(err):
+				commit(now, true)
+				why = EndPaneGone
+			case err == nil && (c != size[0] || rws != size[1]):
+				commit(now, true)
+				size = [2]int{c, rws}
+				write(w.Resize(time.Now(), c, rws))
+			}
+		}
+		commit(now, false)
+		if len(held) > 0 {
+			r.mu.Lock()
+			r.armLocked(max(held[0].at.Add(recordHoldBack).Sub(time.Now()), time.Millisecond))
+			r.mu.Unlock()
 		}
 	}
 	f.stop()
@@ -591,24 +674,27 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 	r.mu.Lock()
 	r.ended, r.endAt = why, end
 	r.bytes, r.events = w.Size(), w.Events()
-	r.inputs = nil
+	r.inputs, r.marks = nil, nil
 	r.mu.Unlock()
 	close(r.done)
 }
 
-// paneSize reads pane's size.
-func (s *Server) paneSize(ctx context.Context, pane string) (cols, rows int, ok bool) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_width} #{pane_height}"))
+// paneSize reads pane's size: an error of KindNotFound if it is gone.
+func (s *Server) paneSize(ctx context.Context, pane string) (cols, rows int, err error) {
+	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_width} #{pane_height}"))
 	if err != nil {
-		return 0, 0, false
+		return 0, 0, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 2 {
-		return 0, 0, false
+	if len(f) != 3 || f[0] != pane {
+		return 0, 0, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
-	c, err1 := strconv.Atoi(f[0])
-	r, err2 := strconv.Atoi(f[1])
-	return c, r, err1 == nil && err2 == nil
+	c, err1 := strconv.Atoi(f[1])
+	r, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return 0, 0, errorf(KindRefused, "tmux printed the size of pane %s as %q", pane, f[1:])
+	}
+	return c, r, nil
 }
 
 // validLabel cuts s to n bytes on a character boundary.
