@@ -657,7 +657,7 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 		commit(now, false)
 		if len(held) > 0 {
 			r.mu.Lock()
-			r.armLocked(max(held[0].at.Add(recordHoldBack).Sub(time.Now()), time.Millisecond))
+			r.armLocked(max(time.Until(held[0].at.Add(recordHoldBack)), time.Millisecond))
 			r.mu.Unlock()
 		}
 	}
