@@ -1,6 +1,8 @@
 package session
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +66,84 @@ func TestCommandMarks(t *testing.T) {
 	}
 	if _, err := s.CommandMarks(ctx, "%999"); !IsNotFound(err) {
 		t.Fatalf("a missing pane: %v; want not found", err)
+	}
+}
+
+// osc133Bashrc is what a terminal's bash integration does: C as a
+// command starts (PS0), D with its status and A as the prompt comes back
+// (PROMPT_COMMAND).
+const osc133Bashrc = `PS1='$ '
+PS0=$'\e]133;C\a'
+PROMPT_COMMAND='printf "\033]133;D;%s\007\033]133;A\007" "$?"'
+`
+
+// TestWatchMarksPersonsCommand (tmux 3.8): a command a person types in a
+// bash that prints OSC 133 marks (straight through tmux, not through a
+// tool) is told to this Server as it starts and ends, and its exit status
+// is read from what tmux recorded. Before 3.8 nothing is set and the marks
+// read as not seen.
+func TestWatchMarksPersonsCommand(t *testing.T) {
+	fixtures.NeedProgram(t, "bash")
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	rc := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := fx.NewSession(t, "person", "bash", "--noprofile", "--rcfile", rc, "-i")
+	pane := fx.Tmux(t, "display-message", "-p", "-t", id, "#{pane_id}")
+	changes := make(chan Change, 64)
+	defer s.Subscribe(func(c Change) {
+		if c.Marks != "" {
+			select {
+			case changes <- c:
+			default:
+			}
+		}
+	})()
+	stop, err := s.WatchMarks(ctx, pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if !fx.AtLeast(t, 3, 8) {
+		if hooks := fx.Tmux(t, "show-hooks", "-p", "-t", pane); hooks != "" {
+			t.Fatalf("tmux before 3.8: hooks %q set", hooks)
+		}
+		return
+	}
+	// until waits, on the marks tmux tells, for what it records to satisfy ok.
+	until := func(what string, ok func(CommandMarks) bool) CommandMarks {
+		t.Helper()
+		for {
+			m, err := s.CommandMarks(ctx, pane)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok(m) {
+				return m
+			}
+			select {
+			case c := <-changes:
+				if c.Marks != pane {
+					t.Fatalf("told of %s's marks, want %s", c.Marks, pane)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("not told of %s; marks %+v", what, m)
+			}
+		}
+	}
+	until("the first prompt", func(m CommandMarks) bool { return m.Seen && !m.Prompted.IsZero() })
+	fx.Tmux(t, "send-keys", "-t", pane, "read line", "Enter")
+	until("the command's start", func(m CommandMarks) bool { return m.Running })
+	fx.Tmux(t, "send-keys", "-t", pane, "x", "Enter")
+	fx.Tmux(t, "send-keys", "-t", pane, "sh -c 'exit 4'", "Enter")
+	m := until("the command's end", func(m CommandMarks) bool { return !m.Running && m.HasStatus && m.Status == 4 })
+	if m.Ended.IsZero() || m.Started.IsZero() {
+		t.Fatalf("marks %+v: no times", m)
+	}
+	stop()
+	if hooks := fx.Tmux(t, "show-hooks", "-p", "-t", pane); strings.Contains(hooks, marksMessage) {
+		t.Fatalf("hooks left after stop: %q", hooks)
 	}
 }

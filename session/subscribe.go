@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -13,6 +14,9 @@ import (
 type Change struct {
 	Structure bool
 	Pane      string // set when this pane printed something
+	// Marks is set when this pane's shell printed an OSC 133 mark that
+	// tmux recorded, for a pane given to [Server.WatchMarks].
+	Marks string
 }
 
 // listeners are the subscribers of one Server.
@@ -65,6 +69,11 @@ func (s *Server) notifyChange(n controlmode.Notification, structural bool) {
 	switch n := n.(type) {
 	case controlmode.Output:
 		s.listeners.emit(Change{Pane: n.Pane})
+		return
+	case controlmode.Message:
+		if pane, ok := strings.CutPrefix(n.Text, marksMessage); ok {
+			s.listeners.emit(Change{Marks: pane})
+		}
 		return
 	case controlmode.SessionRenamed, controlmode.WindowRenamed:
 		structural = true
