@@ -269,7 +269,8 @@ func (s *Server) watchPaneProcess(pid, tty string) (<-chan struct{}, func(), boo
 	if !ok {
 		return nil, nil, false
 	}
-	if in, err := os.Readlink("/proc/" + pid + "/fd/0"); err != nil || in != tty {
+	// Gone already, the pidfd says so; else it must be the pane's.
+	if in, err := os.Readlink("/proc/" + pid + "/fd/0"); !errors.Is(err, os.ErrNotExist) && (err != nil || in != tty) {
 		stop()
 		return nil, nil, false
 	}

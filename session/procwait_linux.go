@@ -34,10 +34,17 @@ func waitExited(pid int) bool {
 
 // watchExit returns a channel closed when process pid of this machine
 // exits (any process, not only a child: a pidfd, waited on by the
-// runtime's poller), and what stops the watch. ok is false when it cannot
-// watch: no pidfd (Linux before 5.10), or no such process.
+// runtime's poller), and what stops the watch; a process that does not
+// exist counts as exited. ok is false when it cannot watch: no pidfd
+// (Linux before 5.10).
 func watchExit(pid int) (exited <-chan struct{}, stop func(), ok bool) {
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if err == unix.ESRCH {
+		// Gone already (it may have exited as the watch was being set).
+		ch := make(chan struct{})
+		close(ch)
+		return ch, func() {}, true
+	}
 	if err != nil {
 		return nil, nil, false
 	}

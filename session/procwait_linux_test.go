@@ -27,3 +27,21 @@ func TestWatchExit(t *testing.T) {
 		t.Fatal("the exit was not seen")
 	}
 }
+
+// TestWatchExitGone: a process gone before the watch counts as exited.
+func TestWatchExitGone(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	ch, stop, ok := watchExit(cmd.Process.Pid)
+	if !ok {
+		t.Skip("no pidfd here")
+	}
+	defer stop()
+	select {
+	case <-ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a process gone before the watch was not seen as exited")
+	}
+}
