@@ -78,8 +78,8 @@ type Recording struct {
 // Why recordings end.
 const (
 	EndStopped   = "stopped"
-	EndMaxBytes  = "max_bytes reached"
-	EndMaxTime   = "max_seconds reached"
+	EndMaxBytes  = "size bound reached"
+	EndMaxTime   = "time bound reached"
 	EndPaneGone  = "pane exited"
 	EndConnLost  = "connection to tmux lost"
 	EndClosed    = "server closed"
@@ -259,10 +259,10 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 		return Recording{}, err
 	}
 	if a.MaxBytes < 1 || a.MaxBytes > RecordBytesCeiling {
-		return Recording{}, errorf(KindInvalid, "max_bytes %d is out of range: 1 to %d", a.MaxBytes, RecordBytesCeiling)
+		return Recording{}, errorf(KindInvalid, "a recording's size bound of %d bytes is out of range: 1 to %d", a.MaxBytes, RecordBytesCeiling)
 	}
 	if a.MaxDuration <= 0 || a.MaxDuration > RecordDurationCeiling {
-		return Recording{}, errorf(KindInvalid, "max_seconds %g is out of range: above 0, up to %g", a.MaxDuration.Seconds(), RecordDurationCeiling.Seconds())
+		return Recording{}, errorf(KindInvalid, "a recording's time bound of %g s is out of range: above 0, up to %g", a.MaxDuration.Seconds(), RecordDurationCeiling.Seconds())
 	}
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id} #{session_id}"))
 	if err != nil {
@@ -329,7 +329,7 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 		_ = file.Close()
 		_ = os.Remove(path)
 		if errors.Is(err, cast.ErrFull) {
-			return Recording{}, errorf(KindInvalid, "max_bytes %d does not hold the pane's screen (%v)", a.MaxBytes, err)
+			return Recording{}, errorf(KindInvalid, "a size bound of %d bytes does not hold the pane's screen (%v)", a.MaxBytes, err)
 		}
 		return Recording{}, errorf(KindRefused, "writing %s: %v", path, err)
 	}

@@ -139,7 +139,7 @@ func TestBound(t *testing.T) {
 	if b.Len() > 200 || int64(b.Len()) != w.Size() {
 		t.Fatalf("%d bytes written (Size %d), bound 200", b.Len(), w.Size())
 	}
-	if err := w.Close(t0.Add(time.Second), "stopped: the recording reached max_bytes (200)"); err != nil {
+	if err := w.Close(t0.Add(time.Second), "stopped: the recording reached its size bound (200)"); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() > 200+closingRoom {
@@ -147,7 +147,7 @@ func TestBound(t *testing.T) {
 	}
 	p := parse(t, b.Bytes())
 	last := p.events[len(p.events)-1]
-	if last.code != "m" || !strings.Contains(last.data, "max_bytes") {
+	if last.code != "m" || !strings.Contains(last.data, "size bound") {
 		t.Fatalf("last event %+v, want the closing marker", last)
 	}
 	if _, err := New(&bytes.Buffer{}, Header{Cols: 80, Rows: 24, Start: t0, Title: strings.Repeat("t", 300)}, 100); !errors.Is(err, ErrFull) {
