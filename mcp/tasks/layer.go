@@ -253,8 +253,9 @@ type callKey struct{}
 type callState struct {
 	named chan string // the id the tool gives its task (Name), once
 
-	mu       sync.Mutex
-	onCancel []func()
+	mu        sync.Mutex
+	onCancel  []func()
+	cancelled bool // tasks/cancel took the stops: later ones run at once
 }
 
 // Name gives the task the call of ctx may become the id id (a tool
@@ -269,23 +270,34 @@ func Name(ctx context.Context, id string) {
 	}
 }
 
-// stops returns the stops added so far.
-func (c *callState) stops() []func() {
+// cancelStops returns the stops added so far, for tasks/cancel to run, and
+// makes OnCancel run any added later itself: a cancel can come before the
+// tool has said how it stops.
+func (c *callState) cancelStops() []func() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.cancelled = true
 	return append([]func(){}, c.onCancel...)
 }
 
 // OnCancel adds stop to what tasks/cancel runs for the task the call of
 // ctx may become, after cancelling the call's context: how the tool stops
 // what it started (run_command interrupts its command). The task ends
-// cancelled once every stop has returned. It does nothing outside such a
-// call.
+// cancelled once every stop has returned. Added after a cancel, stop runs
+// at once. It does nothing outside such a call.
 func OnCancel(ctx context.Context, stop func()) {
-	if c, ok := ctx.Value(callKey{}).(*callState); ok {
-		c.mu.Lock()
+	c, ok := ctx.Value(callKey{}).(*callState)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	late := c.cancelled
+	if !late {
 		c.onCancel = append(c.onCancel, stop)
-		c.mu.Unlock()
+	}
+	c.mu.Unlock()
+	if late {
+		stop() // the task was cancelled before the tool got here
 	}
 }
 
@@ -370,7 +382,7 @@ func (l *Layer) call(ctx context.Context, req *sdk.CallToolRequest, run func(con
 	} else {
 		id = newTaskID()
 	}
-	tk := l.store.add(id, stop, c.stops)
+	tk := l.store.add(id, stop, c.cancelStops)
 	if tk == nil {
 		l.log.Warn("no task made: the task store is full; answering when the call ends", "tool", req.Params.Name)
 		return plain()

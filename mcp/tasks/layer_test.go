@@ -70,6 +70,13 @@ func newFixture(t *testing.T, opts *Options) *fixture {
 		OnCancel(ctx, func() { f.stopsRan.Add(1) })
 		return wait(ctx)
 	})
+	// late says how it stops only once its call is cancelled: a
+	// tasks/cancel that comes before the tool's OnCancel.
+	add("late", func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		res, err := wait(ctx)
+		OnCancel(ctx, func() { f.stopsRan.Add(1) })
+		return res, err
+	})
 	add("quick", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("quick"), nil })
 	add("toolerr", func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		<-f.release
@@ -87,7 +94,7 @@ func newFixture(t *testing.T, opts *Options) *fixture {
 		return wait(ctx)
 	})
 	add("required", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("ran"), nil })
-	for _, n := range []string{"slow", "quick", "toolerr", "protoerr"} {
+	for _, n := range []string{"slow", "late", "quick", "toolerr", "protoerr"} {
 		f.layer.Allow(n, Tool{})
 	}
 	f.layer.Allow("named", Tool{Named: true})
@@ -328,8 +335,17 @@ func TestErrorsEndCompletedOrFailed(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	for _, tool := range []string{"slow", "late"} {
+		t.Run(tool, func(t *testing.T) { testCancel(t, tool) })
+	}
+}
+
+// testCancel cancels a call of tool: slow says how it stops at its start,
+// late only after the cancel, as a tool the cancel reaches before its
+// OnCancel does (TestCancel failed so, now and then, in the matrix).
+func testCancel(t *testing.T, tool string) {
 	f := newFixture(t, nil)
-	r, _ := f.call("slow", true)
+	r, _ := f.call(tool, true)
 	id := r["taskId"].(string)
 	a, err := f.taskReq("tasks/cancel", id, true)
 	if err != nil || a["resultType"] != "complete" || a["taskId"] != nil || a["status"] != nil {

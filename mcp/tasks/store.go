@@ -39,7 +39,7 @@ type task struct {
 	err     *jsonrpc.Error  // the JSON-RPC error, when failed
 
 	stop      context.CancelFunc // cancels the call's context
-	stops     func() []func()    // the tool's own stops (OnCancel), as of now
+	stops     func() []func()    // takes the tool's own stops (OnCancel) at a cancel
 	cancelled bool               // tasks/cancel came while working
 	stopped   chan struct{}      // closed once the stops ran, after cancelled
 	done      chan struct{}      // closed once terminal
