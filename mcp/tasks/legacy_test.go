@@ -84,7 +84,7 @@ func TestLegacyShape(t *testing.T) {
 			support[tool["name"].(string)] = e["taskSupport"]
 		}
 	}
-	if support["slow"] != "optional" || support["required"] != "required" || len(support) != 6 {
+	if support["slow"] != "optional" || support["required"] != "required" || len(support) != 7 {
 		t.Fatalf("taskSupport: %v, want the layer's tools only", support)
 	}
 
