@@ -26,6 +26,19 @@ func paneTestFile(t *testing.T, path string, n int) string {
 	}
 }
 
+// paneTestProgram polls until the pane's foreground program is program.
+// The deadline only catches hangs.
+func paneTestProgram(t *testing.T, env *tmuxEnv, pane, program string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for env.fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_current_command}") != program {
+		if time.Now().After(deadline) {
+			t.Fatalf("pane %s never ran %s", pane, program)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // paneTestLines polls until n lines of the pane, history included, equal
 // line. The deadline only catches hangs.
 func paneTestLines(t *testing.T, env *tmuxEnv, pane, line string, n int) {
@@ -43,6 +56,9 @@ func paneTestLines(t *testing.T, env *tmuxEnv, pane, line string, n int) {
 func TestSendKeys(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, env *tmuxEnv) {
 		_, pane := paneTestSession(t, env, "keys", "exec cat")
+		// Until sh has exec'd cat the pane looks like a shell starting, and
+		// text for it is held for a prompt (the answer then says so).
+		paneTestProgram(t, env, pane, "cat")
 
 		var out Message
 		env.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "hello world"}, &out)
