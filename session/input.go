@@ -92,6 +92,13 @@ func mayWrap(text string, width int) bool {
 // pre is from beforeInput, called before the input was sent; mark is where
 // the cursor was in the grid, read on the input's line (unknown if not).
 func (s *Server) noteInput(pre inputStart, pane, text string, enter bool, mark panestream.GridMark) {
+	s.noteInputAs(pre, pane, text, enter, mark, "")
+}
+
+// noteInputAs is noteInput for input that a recording of the pane marks
+// with label rather than with the text typed (a command line that
+// runs a command, marked with the command).
+func (s *Server) noteInputAs(pre inputStart, pane, text string, enter bool, mark panestream.GridMark, label string) {
 	if !isPaneID(pane) {
 		return
 	}
@@ -100,7 +107,7 @@ func (s *Server) noteInput(pre inputStart, pane, text string, enter bool, mark p
 		col = -1
 	}
 	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter, mark)
-	s.recs.input(pane, pre.ends[pane], text, enter)
+	s.recs.input(pane, pre.ends[pane], text, enter, label)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

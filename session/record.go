@@ -153,34 +153,49 @@ func (r *recorder) wake() {
 }
 
 // input notes input this process sent to pane at stream offset off, for
-// every active recording of that pane.
-func (rs *recordings) input(pane string, off int64, text string, enter bool) {
+// every active recording of that pane: a marker labelled label (if not
+// empty; else with the text typed) and an input event of the text.
+func (rs *recordings) input(pane string, off int64, text string, enter bool, label string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	for _, r := range rs.list {
 		if r.pane != pane {
 			continue
 		}
-		label := "input: " + text
 		typed := text
 		if enter {
-			label += " ⏎"
 			typed += "\r"
 		}
-		if text == "" && !enter {
-			label = "input: keys"
-		}
-		label = validLabel(label, 200)
 		r.mu.Lock()
 		if r.ended == "" {
 			if len(r.inputs) >= maxPendingInputs {
 				r.inputs = r.inputs[1:]
 			}
-			r.inputs = append(r.inputs, recInput{off: off, at: time.Now(), label: label, typed: typed})
+			r.inputs = append(r.inputs, recInput{off: off, at: time.Now(), label: inputLabel(text, enter, label), typed: typed})
 		}
 		r.mu.Unlock()
 		r.wake()
 	}
+}
+
+// inputLabel is the marker of an input: "input: " and label, or the text
+// typed with ⏎ for each line break and a last one for Enter; "input: keys"
+// for keys that type no text (C-c).
+func inputLabel(text string, enter bool, label string) string {
+	breaks := strings.NewReplacer("\r\n", "⏎", "\n", "⏎", "\r", "⏎")
+	if label == "" {
+		label = breaks.Replace(text)
+		if enter && !strings.HasSuffix(label, "⏎") {
+			label += "⏎"
+		}
+	} else {
+		label = breaks.Replace(label)
+	}
+	label = strings.TrimSpace(strings.ReplaceAll(label, "⏎", " ⏎ "))
+	if label == "" {
+		label = "keys"
+	}
+	return validLabel("input: "+label, 200)
 }
 
 // structure tells the recording that the structure changed, so its

@@ -468,7 +468,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 		_, err = s.refusedInMode(ctx, err, pane, refused.join(r))
 		return nil, err
 	}
-	s.noteInput(pre, pane, line, true, panestream.GridMark{})
+	s.noteInputAs(pre, pane, line, true, panestream.GridMark{}, "command: "+a.Command)
 	if pending == nil && !s.cmds.add(c) {
 		cancel()
 		return nil, errLinkClosed()
