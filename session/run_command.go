@@ -404,6 +404,11 @@ func (s *Server) refuseUnready(pane string, p runProbe) error {
 		return errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
 	case p.alt:
 		return errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+	case p.marks.Running:
+		// The shell's own marks say a command runs that its program's
+		// name does not show (a builtin such as read, a function).
+		return errorf(KindRefused, "pane %s's shell is running a command (started %s, its OSC 133 marks say), not at its prompt; "+
+			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)).fix(RemedyWaitOrInterrupt)
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
@@ -430,7 +435,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, erases := shellrun.Line(p.program, tag, a.Command, lead, p.at)
+	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, s.release().recordsCommandMarks())
 	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
 		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
 			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
@@ -444,6 +449,7 @@ func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	}
 	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, s.Generation()
+	c.marks = p.marks
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
 		// output starts on a row known in advance (see readDrawn).
@@ -585,15 +591,22 @@ type runProbe struct {
 	session         string
 	at              shellrun.Screen
 	screen          []string
+	// marks is what tmux recorded of the shell's OSC 133 marks (3.8).
+	marks CommandMarks
 }
 
 // probe reads the pane's state, its session (for the output stream), where
 // the line will be echoed and the screen, in one round trip.
 func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+	cmds := []controlmode.Command{controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
 			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}\t#{history_limit}"),
-		CaptureArgs{}.command(pane))
+		CaptureArgs{}.command(pane)}
+	marks := s.release().recordsCommandMarks()
+	if marks {
+		cmds = append(cmds, marksCommand(pane))
+	}
+	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
 		return runProbe{}, err
 	}
@@ -610,6 +623,9 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 	p.hist, _ = strconv.Atoi(f[10])
 	p.limit, _ = strconv.Atoi(f[11])
 	p.row = p.hist + p.at.CursorY
+	if marks {
+		p.marks, _ = parseMarks(pane, strings.Join(rs[2].Lines, ""))
+	}
 	return p, nil
 }
 

@@ -33,7 +33,10 @@ type runningCommand struct {
 	row    int    // the cursor's row in the grid (history included) when typed
 	// drawn is the grid row the output starts on, when it is known, and
 	// lastLine the command's last line, which the row above it ends with.
-	drawn    gridAt
+	drawn gridAt
+	// marks is what tmux had recorded of the shell's OSC 133 marks when
+	// the line was typed (3.8): a later end mark is the line's.
+	marks    CommandMarks
 	lastLine string
 	start    time.Time
 	from     int64 // the stream offset the command's output starts after
@@ -713,9 +716,31 @@ func (f *follower) lookNow(ctx context.Context) bool {
 		return false
 	}
 	if _, _, ended := f.consume(ctx); !ended {
-		f.finish(end, 0, false, nil)
+		if status, ok := f.s.statusFromMarks(ctx, f.c, end); ok {
+			f.finish(EndExited, status, true, nil)
+		} else {
+			f.finish(end, 0, false, nil)
+		}
 	}
 	return true
+}
+
+// statusFromMarks reads, for a command that ended with no end marker of
+// ours (end is EndUnknown: interrupted, or the marker passed while no
+// client was attached), the exit status its shell's own OSC 133 end mark
+// carried, which tmux 3.8 keeps: an end mark recorded since the line was
+// typed, with no command running. A shell that prints no marks, and every
+// release before 3.8, leaves it unknown. The line keeps the command's
+// status for the shell to report (shellrun.LineKeeping).
+func (s *Server) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
+	if end != EndUnknown || !s.release().recordsCommandMarks() {
+		return 0, false
+	}
+	m, err := s.CommandMarks(ctx, c.pane)
+	if err != nil || m.Running || !m.HasStatus || m == c.marks {
+		return 0, false
+	}
+	return m.Status, true
 }
 
 // lost answers the end of the pane's following (end), or of the client
@@ -877,7 +902,11 @@ func (s *Server) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	select {
 	case <-c.done:
 	case <-t.C:
-		c.end(end, 0, false, nil)
+		if status, ok := s.statusFromMarks(ctx, c, end); ok {
+			c.end(EndExited, status, true, nil)
+		} else {
+			c.end(end, 0, false, nil)
+		}
 	case <-ctx.Done():
 		return false
 	}

@@ -38,6 +38,20 @@ const longCommand = 1024
 // prefixed (a space to keep the line out of the history, or nothing). It
 // reports whether the line erases its own echo.
 func Line(shell, tag, command, lead string, at Screen) (line string, erases bool) {
+	return LineKeeping(shell, tag, command, lead, at, false)
+}
+
+// keptStatus is the variable a line that keeps the command's status
+// holds it in.
+const keptStatus = "__tmux_mcp_status"
+
+// LineKeeping is [Line], and with keep the line ends with the command's
+// exit status as its own (POSIX shells, bash and zsh; fish's line is
+// Line's): a shell that reports each line's status as it draws its next
+// prompt (OSC 133's end mark, which tmux 3.8 records) reports the
+// command's, not the end marker's printf's. It leaves the status in
+// __tmux_mcp_status, and forks a subshell when it is not 0.
+func LineKeeping(shell, tag, command, lead string, at Screen, keep bool) (line string, erases bool) {
 	osc := `\033]` + oscMarker + ";tmux-mcp;" + tag + ";"
 	f := printfFormat(command)
 	// Other POSIX shells: a plain line needs no printf, and no fork.
@@ -61,8 +75,13 @@ func Line(shell, tag, command, lead string, at Screen) (line string, erases bool
 		f = strings.ReplaceAll(f, `\\`, `\\\\`)
 		run, status = "eval (printf '"+f+"' | string collect)", "$status"
 	}
+	tail := ""
+	if keep && shell != "fish" {
+		tail = `; [ "$` + keptStatus + `" = 0 ] || (exit "$` + keptStatus + `")`
+		run, status = run+"; "+keptStatus+`="$?"`, `"$`+keptStatus+`"`
+	}
 	build := func(erase string) string {
-		return lead + "printf '" + erase + osc + `S\007'; ` + run + "; printf '" + osc + `E;%d\007' ` + status
+		return lead + "printf '" + erase + osc + `S\007'; ` + run + "; printf '" + osc + `E;%d\007' ` + status + tail
 	}
 	plain := build("")
 	if at.Width <= 0 || at.Height <= 0 || at.CursorX == 0 {

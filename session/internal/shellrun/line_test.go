@@ -182,3 +182,31 @@ func TestReprintRows(t *testing.T) {
 		}
 	}
 }
+
+// TestLineKeepingStatus: a line that keeps the status ends with the
+// command's exit status as its own ($? after it), and still prints it in
+// the end marker; long commands (one form) too.
+func TestLineKeepingStatus(t *testing.T) {
+	for _, sh := range []string{"sh", "bash", "dash", "zsh"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			continue
+		}
+		for _, c := range []struct {
+			command string
+			status  string
+		}{{"true", "0"}, {"false", "1"}, {"(exit 7)", "7"}, {"echo " + strings.Repeat("x", longCommand) + " >/dev/null; (exit 9)", "9"}} {
+			line, _ := LineKeeping(sh, "tag", c.command, "", Screen{}, true)
+			out, err := exec.Command(sh, "-c", line+"\necho \" after=$?\"").Output()
+			if err != nil {
+				t.Fatalf("%s: %v", sh, err)
+			}
+			if !strings.Contains(string(out), "tag;E;"+c.status+"\a") || !strings.HasSuffix(string(out), " after="+c.status+"\n") {
+				t.Errorf("%s, %q: printed %q; want the end marker and $? both %s", sh, c.command, out, c.status)
+			}
+			plain, _ := Line(sh, "tag", c.command, "", Screen{})
+			if strings.Contains(plain, keptStatus) {
+				t.Errorf("Line keeps the status: %q", plain)
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+)
+
+// osc133Bashrc is a terminal's bash integration: C as a command starts
+// (PS0), D with its status and A as the prompt comes back
+// (PROMPT_COMMAND).
+const osc133Bashrc = `PS1='$ '
+PS0=$'\e]133;C\a'
+PROMPT_COMMAND='printf "\033]133;D;%s\007\033]133;A\007" "$?"'
+`
+
+// TestWorkflowCommandMarks: in a bash that prints OSC 133 marks, on tmux
+// 3.8 (which records them), run_command leaves the command's exit status
+// as the one tmux records (not its wrapper's 0); a command interrupted
+// with C-c, whose end marker never comes, gets the status the shell's own
+// mark carried instead of "unknown"; and a command a person typed
+// (straight through tmux) that still runs, a builtin whose program name
+// says nothing, makes run_command refuse. Before 3.8 the same calls keep
+// today's answers.
+func TestWorkflowCommandMarks(t *testing.T) {
+	t.Parallel()
+	fixtures.NeedProgram(t, "bash")
+	fx := fixtures.NewServer(t)
+	rc := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "marks", "bash", "--noprofile", "--rcfile", rc, "-i")
+	pane := paneOfSession(t, fx, "marks")
+	c := startClient(t, fx, "", nil)
+	marks := fx.AtLeast(t, 3, 8)
+	status := func() string {
+		var out struct {
+			Result string `json:"result"`
+		}
+		c.ok(t, "display_message", map[string]any{"pane_id": pane, "format_string": "#{pane_command_status}"}, &out)
+		return out.Result
+	}
+
+	var r commandResult
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "(exit 3)", "timeout": 30}, &r)
+	if r.status() != "3" {
+		t.Fatalf("(exit 3): %+v", r)
+	}
+	c.waitText(t, pane, `^\$ $`) // the shell reports the status as it draws its prompt
+	if got := status(); marks && got != "3" || !marks && got != "" {
+		t.Fatalf("pane_command_status after run_command (exit 3): %q", got)
+	}
+
+	r = commandResult{}
+	c.ok(t, "run_command", map[string]any{"pane_id": pane, "background": true, "command": "sh -c 'echo started; exec sleep 60'"}, &r)
+	c.waitOnScreen(t, pane, "^started$")
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "C-c", "enter": false}, nil)
+	done, _ := c.waitCommand(t, r.CommandID, 30)
+	switch {
+	case marks && (done.Ended != "exited" || done.status() != "130"):
+		t.Fatalf("C-c on tmux 3.8: %+v; want exited 130, from the shell's mark", done)
+	case !marks && !(done.Ended == "unknown" && done.ExitStatus == nil || done.Ended == "exited" && done.status() != "0"):
+		t.Fatalf("C-c: %+v", done)
+	}
+
+	// A person types a builtin that waits: bash is the pane's program all along.
+	c.waitText(t, pane, `^\$ $`)
+	fx.Tmux(t, "send-keys", "-t", pane, "read line", "Enter")
+	c.waitOnScreen(t, pane, `^\$ read line$`)
+	if marks {
+		if e := c.fail(t, "run_command", map[string]any{"pane_id": pane, "command": "echo no", "timeout": 5}); !strings.Contains(e.Message, "OSC 133") || e.Effects != "none" {
+			t.Fatalf("run_command while a person's read runs: %+v; want refused by the marks, nothing typed", e)
+		}
+	}
+	fx.Tmux(t, "send-keys", "-t", pane, "x", "Enter")
+	fx.Tmux(t, "send-keys", "-t", pane, "sh -c 'exit 4'", "Enter")
+	c.waitText(t, pane, `^\$ $`)
+	if got := status(); marks && got != "4" {
+		t.Fatalf("pane_command_status after a person's sh -c 'exit 4': %q", got)
+	}
+}
