@@ -5,11 +5,13 @@ import (
 	"os/exec"
 	"path"
 	"strings"
+	"time"
 )
 
 // probeScript lists the live tmux servers of the remote host in one
-// round trip: every socket in the directory tmux -L uses there, then the
-// extra paths, each asked for its sessions' versions with a list-sessions
+// round trip: the extra paths (the operator's, first, so that a slow host
+// answers them before its bound), then every socket in the directory tmux
+// -L uses there, each asked for its sessions' versions with a list-sessions
 // that never starts a server. $1 is tmux, $2 its -f argument; the rest are
 // the extra paths. Per live socket it prints "name PATH" or "path PATH",
 // then "v VERSION" per session.
@@ -23,13 +25,19 @@ probe() {
 		case $out in *"no server running"*|*"error connecting"*) ;; *) echo "$1 $2" ;; esac
 	fi
 }
-for s in "$d"/*; do probe name "$s"; done
-for s in "$@"; do probe path "$s"; done`
+for s in "$@"; do probe path "$s"; done
+for s in "$d"/*; do probe name "$s"; done`
+
+// remoteProbeTimeout bounds the remote probe: one round trip, but a shell
+// and a tmux client per socket on the host, which took over 2 s on a loaded
+// test machine.
+const remoteProbeTimeout = 5 * time.Second
 
 // probeRemote is ProbeServers on a remote host: one one-shot shell
-// through the host's connection probes every socket there.
+// through the host's connection probes every socket there. Past its bound
+// it answers the servers probed so far.
 func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatus {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, remoteProbeTimeout)
 	defer cancel()
 	cfg := m.opts.ConfigFile
 	if cfg == "" {
@@ -43,8 +51,16 @@ func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatu
 	cmd.Env = procEnv(m.opts.Env)
 	out, err := cmd.Output()
 	if err != nil {
-		m.opts.Logger.Debug("probing the remote host's servers failed", "host", m.opts.Host.String(), "err", err)
-		return nil
+		m.opts.Logger.Debug("probing the remote host's servers failed", "host", m.opts.Host.String(), "err", err, "probed", len(out))
+		if ctx.Err() == nil {
+			return nil
+		}
+		// Out of time: what it printed is whole up to its last line.
+		if i := strings.LastIndexByte(string(out), '\n'); i >= 0 {
+			out = out[:i+1]
+		} else {
+			out = nil
+		}
 	}
 	var live []ServerStatus
 	seen := make(map[string]bool)
@@ -55,6 +71,15 @@ func (m *Manager) probeRemote(ctx context.Context, extra []string) []ServerStatu
 		case "name", "path":
 			skip = seen[rest]
 			if skip {
+				// An extra path that is also in the directory: named,
+				// as tmux -L names it.
+				if kind == "name" {
+					for i := range live {
+						if live[i].SocketPath == rest {
+							live[i].Socket = Socket{Name: path.Base(rest)}
+						}
+					}
+				}
 				continue
 			}
 			seen[rest] = true
