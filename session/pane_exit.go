@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -104,7 +105,7 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 	_, _ = rand.Read(b) // never fails
 	tag := hex.EncodeToString(b)
 	channel := "tmux-mcp-exit-" + tag
-	hook := fmt.Sprintf("pane-died[%d]", 100000+int(b[0])<<8|int(b[1]))
+	hook := fmt.Sprintf("pane-died[%d]", 100000+int(binary.BigEndian.Uint16(b)))
 	rs, err := s.exec(ctx,
 		controlmode.NewCommand("show-options", "-p", "-q", "-v", "-t", pane, "remain-on-exit"),
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{remain-on-exit}\t#{pane_pid}\t#{pane_tty}"),
