@@ -78,6 +78,7 @@ var commands = map[string]command{
 	"send-keys":       {},
 	"set-buffer":      {},
 	"set-environment": {},
+	"set-hook":        {}, // a wait's own hooks (pane_exit.go, marks.go)
 	"set-option":      {},
 	"split-window":    {},
 	"swap-pane":       {},
