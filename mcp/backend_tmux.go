@@ -28,6 +28,9 @@ type TmuxOptions struct {
 	// SuppressHistory is run_command's default for suppress_history
 	// (LIBTMUX_SUPPRESS_HISTORY). It is true unless the environment says 0.
 	SuppressHistory bool
+	// RecordDir is where record_pane makes its files; "" turns recording
+	// off.
+	RecordDir string
 }
 
 // TmuxBackend serves the catalogue from a session.Manager. Its exported

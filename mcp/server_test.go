@@ -134,8 +134,8 @@ func TestCatalogueCounts(t *testing.T) {
 	// libtmux-mcp: 21 readonly, 30 mutating, 5 destructive; plus teardown_session (mutating),
 	// wait_for_content_change (readonly, from libtmux-mcp before 0.1.0a19) and
 	// call_read_tools_batch (readonly, libtmux-mcp's newer name of the read batch), and
-	// wait_for_pane_exit (mutating, libtmux-mcp's name).
-	want := map[Tier]int{TierReadonly: 23, TierMutating: 33, TierDestructive: 5}
+	// wait_for_pane_exit (mutating, libtmux-mcp's name); and record_pane (mutating, ours).
+	want := map[Tier]int{TierReadonly: 23, TierMutating: 34, TierDestructive: 5}
 	for tier, n := range want {
 		if count[tier] != n {
 			t.Errorf("%s tools: got %d, want %d", tier, count[tier], n)
@@ -149,9 +149,9 @@ func TestListTools_ByTier(t *testing.T) {
 		tier   Tier
 		n      int
 	}{
-		{"destructive", TierDestructive, 61},
-		{"mutating", TierMutating, 56},
-		{"", TierMutating, 56},
+		{"destructive", TierDestructive, 62},
+		{"mutating", TierMutating, 57},
+		{"", TierMutating, 57},
 		{"readonly", TierReadonly, 23},
 	} {
 		t.Run("safety="+tc.safety, func(t *testing.T) {
@@ -396,8 +396,8 @@ func TestProtocolVersions(t *testing.T) {
 	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run(v, func(t *testing.T) {
 			cs := connect(t, newFake(), &Options{Safety: "destructive"}, v)
-			if n := len(listTools(t, cs)); n != 61 {
-				t.Errorf("got %d tools, want 61", n)
+			if n := len(listTools(t, cs)); n != 62 {
+				t.Errorf("got %d tools, want 62", n)
 			}
 			if res := call(t, cs, "list_sessions", map[string]any{}); res.IsError {
 				t.Errorf("list_sessions: %s", textOf(res))

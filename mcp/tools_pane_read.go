@@ -16,6 +16,10 @@ func paneReadTools() []*toolDef {
 		addTool("snapshot_pane", TierReadonly, annReadOnly,
 			"Read a pane's screen, cursor, mode and scroll state in one call.",
 			(*TmuxBackend).SnapshotPane, reads, alwaysLoad()),
+		addTool("record_pane", TierMutating, annCreate,
+			"Record a pane as asciicast v3 (asciinema): output with times, input markers, resizes; a new 0600 file in ~/.local/state/tmux-mcp/recordings, 32 MB, 4 h at most.",
+			(*TmuxBackend).RecordPane, reads, manage, needsTarget("pane_id"),
+			scopeRule("anything", "pane_id in scope")),
 		addTool("search_panes", TierReadonly, annReadOnly,
 			"Find panes whose text matches a pattern.",
 			(*TmuxBackend).SearchPanes, lists, cutToScope(cutSearch),
@@ -65,6 +69,12 @@ type (
 		PaneTarget
 		MaxLines int  `json:"max_lines,omitempty" jsonschema:"Newest lines kept; 0: all." mcp:"min=0;max=1000000;default=500"`
 		PNG      bool `json:"png,omitempty" jsonschema:"Add a PNG of the screen as drawn."`
+		Socket
+	}
+	// RecordPaneIn is the input of record_pane.
+	RecordPaneIn struct {
+		Action string `json:"action" mcp:"enum=start|stop|status"`
+		PaneID string `json:"pane_id,omitempty" mcp:"len=64;line;pattern=^%[0-9]+$"`
 		Socket
 	}
 	// SearchPanesIn is the input of search_panes.
@@ -137,3 +147,6 @@ func (in DisplayMessageIn) targets() reach {
 	r.format = in.FormatString
 	return r
 }
+
+// targets of record_pane: its pane.
+func (in RecordPaneIn) targets() reach { return reach{list: refs(in.PaneID, "", "", "")} }

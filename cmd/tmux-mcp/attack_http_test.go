@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -384,6 +385,7 @@ func TestAttackHTTPObjects(t *testing.T) {
 		CommandID string `json:"command_id"`
 	}
 	alice.ok(t, "run_command", map[string]any{"pane_id": pane, "command": "sleep 1; echo done-by-alice", "background": true}, &run)
+	rec := alice.record(t, pane, "start")
 	before := tmuxState(t, fx)
 	screen := func() string { return fx.Tmux(t, "capture-pane", "-p", "-t", pane) }
 
@@ -400,12 +402,14 @@ func TestAttackHTTPObjects(t *testing.T) {
 		{bob, "capture_since", map[string]any{"pane_id": pane, "cursor": since.Cursor}, "invalid_arguments"},
 		{carol, "capture_since", map[string]any{"cursor": since.Cursor}, "invalid_arguments"},
 		{bob, "wait_for_command", map[string]any{"command_id": run.CommandID, "timeout": 1}, "not_found"},
+		{bob, "record_pane", map[string]any{"pane_id": pane, "action": "stop"}, "not_found"},
+		{bob, "record_pane", map[string]any{"pane_id": pane, "action": "status"}, "not_found"},
 	} {
 		e := tc.who.fail(t, tc.tool, tc.args)
 		if e.Code != tc.code || e.Effects != "none" {
 			t.Errorf("%s by another token: got %+v, want %s, effects none", tc.tool, e, tc.code)
 		}
-		if strings.Contains(e.Message, "alice") {
+		if strings.Contains(e.Message, "alice") || strings.Contains(e.Message, filepath.Base(rec.Path)) {
 			t.Errorf("%s: the refusal names the owner: %q", tc.tool, e.Message)
 		}
 	}
@@ -438,6 +442,9 @@ func TestAttackHTTPObjects(t *testing.T) {
 	alice.ok(t, "wait_for_command", map[string]any{"command_id": run.CommandID, "timeout": 20}, &done)
 	if done.ExitStatus == nil || *done.ExitStatus != 0 || !strings.Contains(strings.Join(done.Output, "\n"), "done-by-alice") {
 		t.Fatalf("alice's command: got %+v", done)
+	}
+	if stopped := alice.record(t, pane, "stop"); stopped.Path != rec.Path || stopped.Ended != "stopped" {
+		t.Fatalf("alice's recording: got %+v, want %s stopped", stopped, rec.Path)
 	}
 	alice.ok(t, "delete_buffer", map[string]any{"buffer_name": buf.BufferName}, nil)
 	if regexp.MustCompile(regexp.QuoteMeta(buf.BufferName)).MatchString(tmuxState(t, fx)) {

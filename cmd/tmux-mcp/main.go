@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"syscall"
@@ -114,6 +115,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		SelfSocketPath:  cfg.selfSocketPath,
 		WaitMax:         cfg.waitMax,
 		SuppressHistory: cfg.suppressHistory,
+		RecordDir:       filepath.Join(cfg.tokenDir, "recordings"),
 	})
 	server, err := mcp.NewServer(backend, serverOptions(cfg, logger))
 	if err != nil {
