@@ -151,7 +151,7 @@ func (cw *Writer) event(at time.Time, code, data string) error {
 	}
 	d = d.Round(time.Microsecond)
 	cw.buf.Reset()
-	if err := cw.enc.Encode([]any{json.Number(strconv.FormatFloat(d.Seconds(), 'f', -1, 64)), code, data}); err != nil {
+	if err := cw.enc.Encode([]any{json.Number(strconv.FormatFloat(float64(d.Microseconds())/1e6, 'f', -1, 64)), code, data}); err != nil {
 		return err
 	}
 	if cw.max > 0 && cw.n+int64(cw.buf.Len()) > cw.max {
