@@ -263,3 +263,21 @@ func TestInputLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingEndsWithItsServer: closing the Server ends its recordings,
+// each file whole and saying why.
+func TestRecordingEndsWithItsServer(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "c", "sh")
+	pane := paneOf(t, s, "c")
+	rec, err := s.StartRecording(ctx, PaneRef{PaneID: pane}, RecordArgs{Dir: filepath.Join(t.TempDir(), "r"), MaxBytes: 1 << 20, MaxDuration: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, evs := readCast(t, rec.Path)
+	if e := evs[len(evs)-1]; e.code != "m" || !strings.Contains(e.data, EndClosed) {
+		t.Fatalf("last event %+v, want a marker saying %q", e, EndClosed)
+	}
+}

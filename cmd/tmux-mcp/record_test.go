@@ -198,7 +198,12 @@ func TestWorkflowRecordPane(t *testing.T) {
 	if err := os.WriteFile(played, []byte(cast.output()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fx.Tmux(t, "new-session", "-d", "-s", "replay", "-x", "100", "-y", "40", "stty raw -echo; cat "+played+"; exec sleep 600")
+	// The pane plays it once its window is the size recorded: before
+	// 3.3 a control client's size can set a new window's.
+	fx.Tmux(t, "new-session", "-d", "-s", "replay", "-x", "100", "-y", "40",
+		fx.Bin+" wait-for sized; stty raw -echo; cat "+played+"; exec sleep 600")
+	fx.Tmux(t, "resize-window", "-t", "replay", "-x", "100", "-y", "40")
+	fx.Tmux(t, "wait-for", "-S", "sized")
 	replay := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", "replay", "#{pane_id}"))
 	want := strings.TrimRight(screen, "\n")
 	var got string
