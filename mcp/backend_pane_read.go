@@ -166,7 +166,10 @@ func (b *TmuxBackend) SnapshotPane(ctx context.Context, in SnapshotPaneIn) (Pane
 	if !p.Dead {
 		fg = srv.Foreground(ctx, p.PID, p.TTY)
 	}
+	st := srv.StateOfSnapshot(ctx, snap, fg)
 	return PaneSnapshot{
+		AgentState:            st.State,
+		StateDetail:           stateDetail(st),
 		PaneID:                p.ID,
 		Content:               strings.Join(kept, "\n"),
 		CursorX:               p.CursorX,
@@ -287,16 +290,55 @@ func (b *TmuxBackend) GetPaneInfo(ctx context.Context, in GetPaneInfoIn) (PaneIn
 	if err != nil {
 		return PaneInfo{}, err
 	}
-	p, err := srv.PaneAt(ctx, ref)
+	p, st, fg, err := srv.PaneState(ctx, ref)
 	if err != nil {
 		return PaneInfo{}, err
 	}
 	info := b.paneInfoOf(srv, p)
 	if !p.Dead {
-		fg := srv.Foreground(ctx, p.PID, p.TTY)
 		info.ReadingInput = readingInput(&fg)
 	}
+	info.AgentState, info.StateDetail = st.State, stateDetail(st)
 	return info, nil
+}
+
+// stateDetail is an agent state's detail as tools give it: why, the
+// agent CLI, and the question on screen.
+func stateDetail(st session.AgentState) string {
+	d := st.Detail
+	if st.Question != "" {
+		d += ": " + st.Question
+	}
+	return d
+}
+
+// withStates fills the agent state of each pane of a listing, from the
+// panes listed.
+func withStates(ctx context.Context, srv *session.Server, panes []session.Pane, l List[PaneInfo]) List[PaneInfo] {
+	byID := make(map[string]session.Pane, len(l.Result))
+	for _, p := range panes {
+		byID[p.ID] = p
+	}
+	page := make([]session.Pane, 0, len(l.Result))
+	for _, info := range l.Result {
+		if p, ok := byID[info.PaneID]; ok {
+			page = append(page, p)
+		}
+	}
+	states := srv.ListStates(ctx, page)
+	for i := range l.Result {
+		// Lean rows (a page of 100 stays under 100 KB): idle, the common
+		// state, is told by its absence, and the detail comes only where
+		// it holds a question or an exit status; get_pane_info gives both
+		// always.
+		if st, ok := states[l.Result[i].PaneID]; ok && st.State != "idle" {
+			l.Result[i].AgentState = st.State
+			if st.Question != "" || st.ExitStatus != nil {
+				l.Result[i].StateDetail = stateDetail(st)
+			}
+		}
+	}
+	return l
 }
 
 // FindPaneByPosition returns the pane in a corner of a window.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/session"
 )
@@ -34,7 +35,7 @@ func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneI
 		if err != nil {
 			return List[PaneInfo]{}, err
 		}
-		return b.filteredPanes(srv, panes, in)
+		return b.filteredPanes(ctx, srv, panes, in)
 	case in.SessionID != "" || in.SessionName != "":
 		s, err := srv.LookupSession(ctx, in.SessionID, in.SessionName)
 		if err != nil {
@@ -47,7 +48,7 @@ func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneI
 		if err != nil {
 			return List[PaneInfo]{}, err
 		}
-		out := paged(panes, Paging{}, info)
+		out := withStates(ctx, srv, panes, paged(panes, Paging{}, info))
 		out.Total = total
 		if next := min(in.Offset, total) + in.Limit; next < total {
 			out.NextOffset = &next
@@ -58,18 +59,31 @@ func (b *TmuxBackend) ListPanes(ctx context.Context, in ListPanesIn) (List[PaneI
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	return b.filteredPanes(srv, panes, in)
+	return b.filteredPanes(ctx, srv, panes, in)
 }
 
 // filteredPanes is the page of panes that in's filters and paging select.
-func (b *TmuxBackend) filteredPanes(srv *session.Server, panes []session.Pane, in ListPanesIn) (List[PaneInfo], error) {
+// A filter that names agent_state has every pane's state worked out first.
+func (b *TmuxBackend) filteredPanes(ctx context.Context, srv *session.Server, panes []session.Pane, in ListPanesIn) (List[PaneInfo], error) {
+	var states map[string]session.AgentState
+	for key := range in.Filters {
+		if strings.HasPrefix(key, "agent_state") || strings.HasPrefix(key, "state_detail") {
+			states = srv.ListStates(ctx, panes)
+			break
+		}
+	}
 	panes, err := filterList(panes, in.Filters, func(p session.Pane) filterFields {
-		return b.paneFilterFields(srv, p)
+		f := b.paneFilterFields(srv, p)
+		if st, ok := states[p.ID]; ok {
+			f["agent_state"] = filterValue{text: st.State, present: true}
+			f["state_detail"] = filterValue{text: stateDetail(st), present: true}
+		}
+		return f
 	})
 	if err != nil {
 		return List[PaneInfo]{}, err
 	}
-	return paged(panes, in.Paging, func(p session.Pane) PaneInfo { return b.paneInfoOf(srv, p) }), nil
+	return withStates(ctx, srv, panes, paged(panes, in.Paging, func(p session.Pane) PaneInfo { return b.paneInfoOf(srv, p) })), nil
 }
 
 // paneFilterFields are a PaneInfo's fields, plus the tmux fields of the

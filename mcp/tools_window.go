@@ -5,7 +5,7 @@ func windowTools() []*toolDef {
 	window := needsTarget("window_id", "window_index", "session_name", "session_id")
 	return []*toolDef{
 		addTool("list_panes", TierReadonly, annReadOnly,
-			"List the panes of a window, a session, or the whole server.",
+			"List the panes of a window, a session or the server; agent_state absent: idle.",
 			(*TmuxBackend).ListPanes, lists, alwaysLoad(), cutToScope(cutPanes)),
 		addTool("get_window_info", TierReadonly, annReadOnly,
 			"Describe one window.",

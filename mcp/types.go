@@ -67,6 +67,8 @@ type PaneInfo struct {
 	SessionID          string `json:"session_id,omitempty"`
 	IsCaller           *bool  `json:"is_caller,omitempty" jsonschema:"This MCP server runs in this pane."`
 	ReadingInput       *bool  `json:"reading_input,omitempty"`
+	AgentState         string `json:"agent_state,omitempty"`
+	StateDetail        string `json:"state_detail,omitempty"`
 }
 
 // PaneContentMatch is a pane whose content matched search_panes.
@@ -125,6 +127,8 @@ type PaneSnapshot struct {
 	PaneCurrentPath       string `json:"pane_current_path,omitempty"`
 	IsCaller              *bool  `json:"is_caller,omitempty"`
 	ReadingInput          *bool  `json:"reading_input,omitempty" jsonschema:"Program waits reading the terminal; absent if unknown."`
+	AgentState            string `json:"agent_state,omitempty"`
+	StateDetail           string `json:"state_detail,omitempty"`
 	ContentTruncated      bool   `json:"content_truncated" jsonschema:"Oldest lines were dropped to fit max_lines."`
 	ContentTruncatedLines int    `json:"content_truncated_lines"`
 	// png is the screen as a PNG image (png: true), sent as image

@@ -62,6 +62,8 @@ type Pane struct {
 	AtTop          bool
 	AtBottom       bool
 	Dead           bool
+	DeadStatus     string // the dead pane's exit status, "" when unknown
+	Alternate      bool   // a full-screen program's screen is shown
 	InMode         bool
 	CursorX        int
 	CursorY        int
@@ -111,6 +113,8 @@ var paneFields = []rows.Field[Pane]{
 	{Name: "pane_at_top", Set: func(p *Pane, v string) { p.AtTop = v == "1" }},
 	{Name: "pane_at_bottom", Set: func(p *Pane, v string) { p.AtBottom = v == "1" }},
 	{Name: "pane_dead", Set: func(p *Pane, v string) { p.Dead = v == "1" }},
+	{Name: "pane_dead_status", Set: func(p *Pane, v string) { p.DeadStatus = v }},
+	{Name: "alternate_on", Set: func(p *Pane, v string) { p.Alternate = v == "1" }},
 	{Name: "pane_in_mode", Set: func(p *Pane, v string) { p.InMode = v == "1" }},
 	{Name: "cursor_x", Set: func(p *Pane, v string) { p.CursorX = atoi(v) }},
 	{Name: "cursor_y", Set: func(p *Pane, v string) { p.CursorY = atoi(v) }},

@@ -75,7 +75,6 @@ func snapshotFields() []rows.Field[PaneSnapshot] {
 		fs = append(fs, rows.Field[PaneSnapshot]{Name: f.Name, Set: func(s *PaneSnapshot, v string) { set(&s.Pane, v) }})
 	}
 	return append(fs,
-		rows.Field[PaneSnapshot]{Name: "alternate_on", Set: func(s *PaneSnapshot, v string) { s.AlternateOn = v == "1" }},
 		rows.Field[PaneSnapshot]{Name: "pane_mode", Set: func(s *PaneSnapshot, v string) { s.Mode = v }},
 		rows.Field[PaneSnapshot]{Name: "scroll_position", Set: func(s *PaneSnapshot, v string) {
 			if n, err := strconv.Atoi(v); err == nil {
@@ -123,6 +122,7 @@ func (s *Server) snapshot(ctx context.Context, ref PaneRef, styled bool) (PaneSn
 		return PaneSnapshot{}, nil, errorf(KindNotFound, "can't find pane: %s", t)
 	}
 	snap := rows[0]
+	snap.AlternateOn = snap.Alternate
 	snap.Lines = paneread.TrimBlankTail(rs[1].Lines)
 	if styled {
 		return snap, rs[2].Lines, nil

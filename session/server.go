@@ -29,6 +29,7 @@ type Server struct {
 	cmds      commandSet     // the commands RunCommand typed, followed to their end
 	prompts   promptMemory   // the prompt each pane's shell drew after a command
 	recs      recordings     // the recordings of panes (record.go)
+	agents    agentMemory    // the agent CLI found in each pane
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
 	// loop: a client of ours still attaching and any notification, a

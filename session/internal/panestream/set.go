@@ -25,6 +25,14 @@ func (ss *Set) Get(pane string) *Stream {
 	return p
 }
 
+// Lookup returns the stream of pane, if it has one.
+func (ss *Set) Lookup(pane string) (*Stream, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	p, ok := ss.panes[pane]
+	return p, ok
+}
+
 // Retain closes and forgets the streams of panes not in live.
 func (ss *Set) Retain(live map[string]bool) {
 	ss.mu.Lock()

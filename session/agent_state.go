@@ -1,0 +1,292 @@
+package session
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
+)
+
+// A pane's state for whoever supervises it: the facts this process
+// observed, given to agentstate.Classify, which decides. What the facts
+// come from: the pane's row (its foreground program's name, dead or not,
+// the alternate screen), its output stream (when it last printed, the
+// last input this process sent), the commands run_command followed in
+// it, the visible screen when it was read, and the kernel's word on the
+// foreground program (see Foreground).
+
+// AgentState is what a pane is doing: idle, working, blocked, done or
+// unknown (see agentstate).
+type AgentState struct {
+	State  string
+	Detail string // why, in a few words
+	// Agent is the agent CLI the pane runs ("claude", "codex",
+	// "gemini"), "" if none.
+	Agent string
+	// ExitStatus is what ended's status (done), when known.
+	ExitStatus *int
+	// Question is the question's text on screen (blocked), when read.
+	Question string
+}
+
+// AgentStates are the states, as tools name them.
+func AgentStates() []string {
+	out := make([]string, len(agentstate.States))
+	for i, st := range agentstate.States {
+		out[i] = string(st)
+	}
+	return out
+}
+
+// agentMemory remembers the agent CLI found in each pane, with the pane's
+// process then: a CLI busy drawing need not show its signature again.
+type agentMemory struct{ m sync.Map } // pane -> agentSeen
+
+type agentSeen struct{ pid, agent string }
+
+func (am *agentMemory) load(p Pane) string {
+	v, ok := am.m.Load(p.ID)
+	if !ok {
+		return ""
+	}
+	seen := v.(agentSeen)
+	if seen.pid != p.PID {
+		return ""
+	}
+	return seen.agent
+}
+
+func (am *agentMemory) store(p Pane, agent string) {
+	if agent == "" {
+		am.m.Delete(p.ID)
+		return
+	}
+	am.m.Store(p.ID, agentSeen{pid: p.PID, agent: agent})
+}
+
+// paneFacts are the facts this process holds about p without asking
+// tmux: its row, its output stream, its input and commands.
+func (s *Server) paneFacts(p Pane) agentstate.Facts {
+	f := agentstate.Facts{Command: p.CurrentCommand, Dead: p.Dead, Agent: s.agents.load(p), Prompt: s.prompts.load(p.ID)}
+	if n, err := strconv.Atoi(p.DeadStatus); err == nil && p.Dead {
+		f.DeadStatus = &n
+	}
+	st, ok := s.streams.Lookup(p.ID)
+	if !ok {
+		return f
+	}
+	in := st.LastInput()
+	end, _ := st.Position()
+	f.Output.Followed = s.link.feeds(p.SessionID)
+	if last := st.LastOutput(); !last.IsZero() {
+		f.Output.Printed, f.Output.Quiet = true, time.Since(last)
+	}
+	if in.Sent {
+		f.Input = agentstate.Input{Sent: true, Enter: in.Enter}
+		if !in.Enter {
+			f.Input.Typed = in.Typed
+		}
+		f.Output.SinceInput = in.Fed && end > in.Offset
+		f.Run = s.cmds.lastRun(p.ID, in.Offset)
+	}
+	return f
+}
+
+// lastRun is what is known of the command run_command typed in pane as
+// the pane's last input, the one noted at stream offset at.
+func (cs *commandSet) lastRun(pane string, at int64) agentstate.Run {
+	cs.mu.Lock()
+	var last *runningCommand
+	for _, c := range cs.order {
+		if c.pane == pane {
+			last = c
+		}
+	}
+	cs.mu.Unlock()
+	if last == nil {
+		return agentstate.Run{}
+	}
+	select {
+	case <-last.typed:
+	default:
+		return agentstate.Run{} // its line is not typed yet
+	}
+	if last.from != at {
+		return agentstate.Run{} // other input came after it
+	}
+	if !last.ended() {
+		return agentstate.Run{Known: true, Running: true}
+	}
+	r := agentstate.Run{Known: true}
+	if last.res.HasStatus {
+		n := last.res.ExitStatus
+		r.Status = &n
+	}
+	return r
+}
+
+// classify decides p's state from f, and remembers the agent found.
+func (s *Server) classify(p Pane, f agentstate.Facts) AgentState {
+	r := agentstate.Classify(f)
+	if !p.Dead {
+		s.agents.store(p, r.Agent)
+	}
+	return AgentState{State: string(r.State), Detail: r.Detail, Agent: r.Agent, ExitStatus: r.Status, Question: r.Question}
+}
+
+// withForeground adds the kernel's word on p's foreground program, and
+// returns it.
+func (s *Server) withForeground(ctx context.Context, p Pane, f *agentstate.Facts) Foreground {
+	if p.Dead {
+		return Foreground{}
+	}
+	fg := s.Foreground(ctx, p.PID, p.TTY)
+	f.Foreground = agentstate.Foreground{Known: fg.Known, Reading: fg.Reading}
+	return fg
+}
+
+// screenOf is the visible screen capture-pane -J read of p.
+func screenOf(p Pane, lines []string) *agentstate.Screen {
+	return &agentstate.Screen{Rows: paneread.Readable(lines, p.Width, p.CursorX, p.CursorY),
+		CursorX: p.CursorX, CursorY: p.CursorY, Alternate: p.Alternate, Width: p.Width}
+}
+
+// PaneState returns the pane ref names, read fresh, its state and its
+// foreground program: its row, its screen and (tmux 3.8) its OSC 133
+// marks in one round trip, then the foreground program.
+func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, Foreground, error) {
+	t, err := paneTarget(ref)
+	if err != nil {
+		return Pane{}, AgentState{}, Foreground{}, err
+	}
+	cmds := []controlmode.Command{s.paneInfoCommand(t), CaptureArgs{Join: true}.command(t)}
+	marks := s.release().recordsCommandMarks()
+	if marks {
+		cmds = append(cmds, marksCommand(t))
+	}
+	rs, err := s.exec(ctx, cmds...)
+	if err != nil {
+		return Pane{}, AgentState{}, Foreground{}, err
+	}
+	p, err := s.paneInfoOf(rs[0], t)
+	if err != nil {
+		return Pane{}, AgentState{}, Foreground{}, err
+	}
+	f := s.paneFacts(p)
+	f.Screen = screenOf(p, rs[1].Lines)
+	if marks {
+		if m, ok := parseMarks(p.ID, strings.Join(rs[2].Lines, "")); ok {
+			f.Marks = s.marksFacts(p.ID, m)
+		}
+	}
+	fg := s.withForeground(ctx, p, &f)
+	return p, s.classify(p, f), fg, nil
+}
+
+// marksFacts are m as the classifier takes them: a command ended after
+// this process's last input to pane when tmux's end time (whole seconds)
+// is not before it.
+func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
+	if !m.Seen {
+		return agentstate.Marks{}
+	}
+	mk := agentstate.Marks{Known: true, Running: m.Running}
+	if m.HasStatus {
+		n := m.Status
+		mk.Status = &n
+	}
+	if st, ok := s.streams.Lookup(pane); ok && !m.Running && !m.Ended.IsZero() {
+		if in := st.LastInput(); in.Sent && !m.Ended.Before(in.At.Truncate(time.Second)) {
+			mk.AfterInput = true
+		}
+	}
+	return mk
+}
+
+// StateOfSnapshot is the state of the pane snap shows, from its screen;
+// fg is what the kernel told of its foreground program.
+func (s *Server) StateOfSnapshot(ctx context.Context, snap PaneSnapshot, fg Foreground) AgentState {
+	f := s.paneFacts(snap.Pane)
+	f.Screen = &agentstate.Screen{Rows: snap.Lines, CursorX: snap.CursorX, CursorY: snap.CursorY, Alternate: snap.AlternateOn}
+	f.Foreground = agentstate.Foreground{Known: fg.Known, Reading: fg.Reading}
+	return s.classify(snap.Pane, f)
+}
+
+// listLooks bounds the panes of one listing that are looked at: their
+// screens captured (in one round trip) and their foreground program asked
+// of the kernel (over ssh, a line to the host each). Agent CLIs first;
+// the panes past it are told from what this process knows.
+const listLooks = 32
+
+// ListStates returns the states of panes, read by a listing: a shell or a
+// dead pane from what this process knows (no tmux); up to listLooks other
+// panes, agent CLIs first, also from their screen (an agent's whole
+// screen, another program's cursor row), captured in one round trip, and
+// their foreground program. A pane that went away meanwhile is told from
+// the rest.
+func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentState {
+	out := make(map[string]AgentState, len(panes))
+	var agents, others []Pane
+	for _, p := range panes {
+		switch {
+		case p.Dead || agentstate.IsShell(p.CurrentCommand):
+			out[p.ID] = s.classify(p, s.paneFacts(p))
+		case agentstate.MayBeAgent(p.CurrentCommand, s.agents.load(p)):
+			agents = append(agents, p)
+		default:
+			others = append(others, p)
+		}
+	}
+	look := append(agents, others...)
+	if len(look) > listLooks {
+		for _, p := range look[listLooks:] {
+			f := s.paneFacts(p)
+			r := s.classify(p, f)
+			if r.State == string(agentstate.Unknown) {
+				r.Detail = "not looked at: a listing looks at " + strconv.Itoa(listLooks) + " such panes"
+			}
+			out[p.ID] = r
+		}
+		look = look[:listLooks]
+	}
+	if len(look) == 0 {
+		return out
+	}
+	// An agent CLI's screen is read whole; any other program's only on
+	// the cursor's row, which tells a prompt or a question.
+	cmds := make([]controlmode.Command, len(look))
+	rowOnly := make([]bool, len(look))
+	for i, p := range look {
+		a := CaptureArgs{Join: true}
+		if i >= len(agents) && !p.Alternate {
+			a.Start, a.End = &p.CursorY, &p.CursorY
+			rowOnly[i] = true
+		}
+		cmds[i] = a.command(p.ID)
+	}
+	// A pane that closed meanwhile fails its capture, and tmux drops the
+	// rest of the line: those panes are told from the other facts.
+	rs, _ := s.exec(ctx, cmds...)
+	for i, p := range look {
+		f := s.paneFacts(p)
+		switch {
+		case i >= len(rs) || rs[i].Err != nil:
+		case rowOnly[i]:
+			row := ""
+			if len(rs[i].Lines) > 0 {
+				row = rs[i].Lines[0]
+			}
+			f.Screen = &agentstate.Screen{Rows: []string{row}, CursorX: p.CursorX, Width: p.Width}
+		default:
+			f.Screen = screenOf(p, rs[i].Lines)
+		}
+		s.withForeground(ctx, p, &f)
+		out[p.ID] = s.classify(p, f)
+	}
+	return out
+}

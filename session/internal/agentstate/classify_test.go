@@ -1,0 +1,159 @@
+package agentstate
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func status(n int) *int { return &n }
+
+func screen(cursorX int, rows ...string) *Screen {
+	return &Screen{Rows: rows, CursorX: cursorX, CursorY: len(rows) - 1}
+}
+
+// claudeReady, claudeBusy and claudeAsking are Claude Code 2.1.332's
+// screens as capture-pane read them (cmd/tmux-mcp's agent-state test
+// checks them against the real CLI).
+var (
+	claudeReady = []string{
+		" ▐▛███▛█   Claude Code v2.1.332",
+		"",
+		"❯ please run it",
+		"",
+		"● ANSWER-2: the fake model answers",
+		"  line 2 of ANSWER-2",
+		"",
+		"✻ Sautéed for 7s · done 8:09 AM",
+		"",
+		strings.Repeat("─", 40),
+		"❯ ",
+		strings.Repeat("─", 40),
+		"  ⏸ manual mode on · ? for shortcuts",
+	}
+	claudeBusy = []string{
+		"❯ please run it",
+		"",
+		"✢ Elucidating… (0s · ↓ 2 tokens)",
+		"",
+		strings.Repeat("─", 40),
+		"❯ ",
+		strings.Repeat("─", 40),
+		"  ⏸ manual mode on · esc to interrupt",
+	}
+	claudeAsking = []string{
+		"❯ please run it",
+		"",
+		"● Bash(touch made-by-tool)",
+		"",
+		strings.Repeat("─", 40),
+		" Bash command",
+		"",
+		"   touch made-by-tool",
+		"   Make a file",
+		"",
+		" Do you want to proceed?",
+		" ❯ 1. Yes",
+		"   2. Yes, and don't ask again for touch commands in /tmp/project",
+		"   3. No, and tell Claude what to do differently (esc)",
+	}
+)
+
+func TestClassify(t *testing.T) {
+	reading := Foreground{Known: true, Reading: true}
+	running := Foreground{Known: true}
+	for _, tc := range []struct {
+		name   string
+		f      Facts
+		state  State
+		detail string // a regular expression
+		agent  string
+		status *int
+		ask    string // in Question
+	}{
+		{name: "dead pane with status", f: Facts{Command: "sh", Dead: true, DeadStatus: status(3)}, state: Done, detail: "exited with status 3", status: status(3)},
+		{name: "dead pane", f: Facts{Command: "python3", Dead: true}, state: Done, detail: "exited$"},
+		{name: "fresh shell, listing", f: Facts{Command: "bash"}, state: Idle, detail: "bash at its prompt"},
+		{name: "login shell", f: Facts{Command: "-zsh", Screen: screen(2, "% "), Foreground: reading}, state: Idle},
+		{name: "shell at prompt", f: Facts{Command: "bash", Screen: screen(2, "$ echo hi", "hi", "$ "), Foreground: reading}, state: Idle},
+		{name: "fish prompt", f: Facts{Command: "fish", Screen: screen(14, "user@host ~> "), Foreground: reading}, state: Idle},
+		{name: "text typed at the prompt", f: Facts{Command: "bash", Screen: screen(9, "$ make te"), Foreground: reading,
+			Input: Input{Sent: true, Typed: []string{"make te"}}}, state: Idle},
+		{name: "after our command", f: Facts{Command: "bash", Screen: screen(2, "$ ls", "a b", "$ "), Foreground: reading,
+			Input: Input{Sent: true, Enter: true}, Output: Output{Followed: true, Printed: true, Quiet: time.Second, SinceInput: true}}, state: Done, detail: "status unknown"},
+		{name: "after run_command", f: Facts{Command: "bash", Screen: screen(2, "$ "), Foreground: reading, Run: Run{Known: true, Status: status(1)}},
+			state: Done, status: status(1), detail: "status 1"},
+		{name: "run_command running", f: Facts{Command: "bash", Run: Run{Known: true, Running: true}}, state: Working},
+		{name: "OSC 133 marks: running", f: Facts{Command: "fish", Marks: Marks{Known: true, Running: true}}, state: Working},
+		{name: "OSC 133 marks: ended", f: Facts{Command: "fish", Screen: screen(2, "> "), Foreground: reading,
+			Marks: Marks{Known: true, Status: status(0), AfterInput: true}}, state: Done, status: status(0)},
+		{name: "read builtin", f: Facts{Command: "bash", Screen: screen(0, "$ read x", ""), Foreground: reading,
+			Input: Input{Sent: true, Enter: true}}, state: Blocked, detail: `\(read\)`, ask: "$ read x"},
+		{name: "read -p", f: Facts{Command: "bash", Screen: screen(10, "Continue? "), Foreground: reading}, state: Blocked, ask: "Continue?"},
+		{name: "shell loop", f: Facts{Command: "bash", Foreground: running}, state: Working},
+		{name: "sudo password", f: Facts{Command: "sudo", Screen: screen(26, "[sudo] password for user: "), Foreground: reading}, state: Blocked,
+			detail: "password", ask: "[sudo] password for user:"},
+		{name: "ssh passphrase, kernel silent", f: Facts{Command: "ssh", Screen: screen(43, "Enter passphrase for key '/k/id_ed25519': ")}, state: Blocked, detail: "password"},
+		{name: "python REPL", f: Facts{Command: "python3", Screen: screen(4, "Python 3.12", ">>> "), Foreground: reading}, state: Idle, detail: "python3 at its prompt"},
+		{name: "python input()", f: Facts{Command: "python3", Screen: screen(12, "Your name?: "), Foreground: reading}, state: Blocked, ask: "Your name?:"},
+		{name: "vi", f: Facts{Command: "vi", Screen: &Screen{Rows: []string{"hello", "~", "~", `"f" 1L`}, Alternate: true}, Foreground: reading}, state: Blocked, detail: "full screen"},
+		{name: "sleep", f: Facts{Command: "sleep", Foreground: running}, state: Working, detail: "sleep runs"},
+		{name: "printer", f: Facts{Command: "yes", Foreground: running, Output: Output{Followed: true, Printed: true}}, state: Working, detail: "prints"},
+		{name: "event loop printing", f: Facts{Command: "node", Output: Output{Followed: true, Printed: true, Quiet: 100 * time.Millisecond}}, state: Working},
+		{name: "event loop asking", f: Facts{Command: "node", Screen: screen(17, "Overwrite? (y/n) ")}, state: Blocked, ask: "Overwrite? (y/n)"},
+		{name: "event loop quiet", f: Facts{Command: "node", Screen: screen(0, "listening on 3000", "")}, state: Unknown, detail: "cannot be told"},
+		{name: "claude ready", f: Facts{Command: "claude", Screen: screen(2, claudeReady...)}, state: Idle, agent: "claude"},
+		{name: "claude busy", f: Facts{Command: "claude", Screen: screen(2, claudeBusy...)}, state: Working, agent: "claude"},
+		{name: "claude asks", f: Facts{Command: "claude", Screen: screen(2, claudeAsking...)}, state: Blocked, agent: "claude", detail: "permission",
+			ask: "Do you want to proceed?\n❯ 1. Yes"},
+		{name: "claude listed, printing", f: Facts{Command: "claude", Output: Output{Followed: true, Printed: true, Quiet: 200 * time.Millisecond}}, state: Working, agent: "claude"},
+		{name: "claude listed, quiet", f: Facts{Command: "claude"}, state: Unknown, agent: "claude"},
+		{name: "agent by signature", f: Facts{Command: "node", Screen: screen(0, "╭──╮", "│ > Type your message or @path/to/file │")}, state: Idle, agent: "gemini"},
+		{name: "agent seen before", f: Facts{Command: "node", Agent: "codex", Screen: screen(0, "• Working (3s • esc to interrupt)")}, state: Working, agent: "codex"},
+		{name: "agent gone, shell back", f: Facts{Command: "bash", Agent: "claude", Screen: screen(2, "$ "), Foreground: reading}, state: Idle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Classify(tc.f)
+			if r.State != tc.state || r.Agent != tc.agent || !regexp.MustCompile(tc.detail).MatchString(r.Detail) ||
+				!strings.Contains(r.Question, tc.ask) || (tc.status == nil) != (r.Status == nil) || (tc.status != nil && *tc.status != *r.Status) {
+				t.Errorf("got %+v (status %v), want %s agent %q detail ~%q question ~%q status %v", r, r.Status, tc.state, tc.agent, tc.detail, tc.ask, tc.status)
+			}
+		})
+	}
+}
+
+func TestAgentsCompile(t *testing.T) {
+	if len(agents) != len(Agents) {
+		t.Fatal("every entry compiles")
+	}
+	for _, a := range Agents {
+		if a.Name == "" || len(a.Busy) == 0 || len(a.Ready) == 0 || len(a.Asking) == 0 {
+			t.Errorf("%+v: an entry needs a name and what it draws busy, ready and asking", a)
+		}
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	got := Answer("claude", claudeReady, "please run it", 0)
+	want := []string{"ANSWER-2: the fake model answers", "line 2 of ANSWER-2"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("claude's answer: got %q, want %q", got, want)
+	}
+	if got := Answer("claude", claudeBusy, "please run it", 0); len(got) != 0 {
+		t.Errorf("claude busy: got %q, want no answer yet", got)
+	}
+	if got := Answer("nobody", claudeReady, "", 0); got != nil {
+		t.Errorf("an unknown agent: got %q", got)
+	}
+}
+
+func TestCursorRowOfJoinedRows(t *testing.T) {
+	s := &Screen{Rows: []string{"abcdefghij", "user@host:/a/long/path# "}, Width: 10, CursorX: 4, CursorY: 3}
+	if got := s.cursorRow(); got != "user@host:/a/long/path# " {
+		t.Errorf("got %q", got)
+	}
+	if got := Classify(Facts{Command: "bash", Screen: s, Foreground: Foreground{Known: true, Reading: true}}); got.State != Idle {
+		t.Errorf("a wrapped prompt: %+v", got)
+	}
+}
