@@ -330,10 +330,12 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe
 	}
 	drawn := wait(promptGrace)
 	if !drawn && lost == nil && (p.program == "tmux" || blank(p.screen)) {
+		// The position first, then the look: a prompt drawn between the
+		// two is on the screen the look reads, never skipped unseen.
+		f.skip()
 		if p2, err := s.probe(ctx, pane); err == nil {
 			p = p2
 		}
-		f.skip()
 		// A new pane whose shell has drawn nothing yet (still reading
 		// its rc files): wait once more, or the line would be echoed
 		// before its line editor runs and hides it.
@@ -350,8 +352,25 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe
 	// Still nothing drawn: a login shell slow to start. Wait for its
 	// prompt for the rest of the timeout, or type nothing.
 	if !drawn && !p.dead && (shells[p.program] || p.program == "tmux") && p.at.CursorX == 0 && blank(p.screen) {
-		if rest := time.Until(deadline); rest > 0 {
-			drawn = wait(rest)
+		// The stream wakes the wait; a look every second catches a
+		// prompt it cannot hold (drawn before a watcher attached).
+		for !drawn && lost == nil {
+			rest := time.Until(deadline)
+			if rest <= 0 {
+				break
+			}
+			if drawn = wait(min(rest, time.Second)); drawn || lost != nil {
+				break
+			}
+			f.skip()
+			p2, err := s.probe(ctx, pane)
+			if err != nil {
+				break
+			}
+			if p = p2; p.dead || p.at.CursorX != 0 || !blank(p.screen) {
+				drawn = !p.dead
+				break
+			}
 		}
 		if !drawn {
 			// A wait that ended early: the pane, or its server, went away.
