@@ -135,11 +135,17 @@ func childEnv(fx *fixtures.Server, extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if name == "TMUX" || name == "TMUX_PANE" || name == envConfigFile || strings.HasPrefix(name, "LIBTMUX_") {
+		if name == "TMUX" || name == "TMUX_PANE" || name == envConfigFile || strings.HasPrefix(name, "LIBTMUX_") ||
+			name == "SHELL" || name == "ENV" || name == "BASH_ENV" {
 			continue
 		}
 		env = append(env, kv)
 	}
+	// A server the binary starts runs its panes in fixtures.TestShell, as
+	// the fixtures' servers do: the user's shell start-up can hang (a stale
+	// pyenv rehash lock, left by a bash killed in its rc, kept every bash
+	// of this machine waiting 60 s) and tests must not depend on it.
+	env = append(env, "SHELL="+fixtures.TestShell)
 	if fx != nil {
 		env = append(env, "LIBTMUX_TMUX_BIN="+fx.Bin, envConfigFile+"=/dev/null")
 	}
