@@ -117,6 +117,44 @@ func (b *TmuxBackend) WaitForContentChange(ctx context.Context, in WaitForConten
 	}, nil
 }
 
+// WaitForAgentState waits until a pane, or the first or every one of
+// several, is in one of the states asked.
+func (b *TmuxBackend) WaitForAgentState(ctx context.Context, in WaitForAgentStateIn) (AgentStateResult, error) {
+	if err := session.CheckStates(in.Until); err != nil {
+		return AgentStateResult{}, err
+	}
+	timeout := b.clamp(in.Timeout)
+	srv := b.server(in.Socket)
+	var panes []session.PaneRef
+	for _, id := range in.PaneIDs {
+		panes = append(panes, session.PaneRef{PaneID: id})
+	}
+	r, err := srv.WaitForState(ctx, session.StateWaitArgs{
+		Panes:   panes,
+		Until:   in.Until,
+		All:     in.All,
+		Timeout: timeout,
+		Progress: func(elapsed time.Duration) {
+			reportProgress(ctx, elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for a state, %.0f s", elapsed.Seconds()))
+		},
+	})
+	if err != nil {
+		return AgentStateResult{}, err
+	}
+	out := AgentStateResult{TimedOut: r.TimedOut, ElapsedSeconds: seconds(r.Elapsed), Panes: []PaneAgentState{}}
+	for _, p := range r.Panes {
+		row := PaneAgentState{PaneID: p.PaneID, AgentState: p.State.State, StateDetail: stateDetail(p.State), Answer: p.Answer, AnswerFrom: p.AnswerFrom}
+		if p.Reached && !in.All {
+			out.Panes = append([]PaneAgentState{row}, out.Panes...)
+			continue
+		}
+		if row.PaneID != "" {
+			out.Panes = append(out.Panes, row)
+		}
+	}
+	return out, nil
+}
+
 // readingInput is reading_input: nil when the kernel did not tell.
 func readingInput(fg *session.Foreground) *bool {
 	if fg == nil || !fg.Known {

@@ -134,8 +134,9 @@ func TestCatalogueCounts(t *testing.T) {
 	// libtmux-mcp: 21 readonly, 30 mutating, 5 destructive; plus teardown_session (mutating),
 	// wait_for_content_change (readonly, from libtmux-mcp before 0.1.0a19) and
 	// call_read_tools_batch (readonly, libtmux-mcp's newer name of the read batch), and
-	// wait_for_pane_exit (mutating, libtmux-mcp's name); and record_pane (mutating, ours).
-	want := map[Tier]int{TierReadonly: 23, TierMutating: 34, TierDestructive: 5}
+	// wait_for_pane_exit (mutating, libtmux-mcp's name); and record_pane (mutating, ours)
+	// and wait_for_agent_state (readonly, ours).
+	want := map[Tier]int{TierReadonly: 24, TierMutating: 34, TierDestructive: 5}
 	for tier, n := range want {
 		if count[tier] != n {
 			t.Errorf("%s tools: got %d, want %d", tier, count[tier], n)
@@ -149,10 +150,10 @@ func TestListTools_ByTier(t *testing.T) {
 		tier   Tier
 		n      int
 	}{
-		{"destructive", TierDestructive, 62},
-		{"mutating", TierMutating, 57},
-		{"", TierMutating, 57},
-		{"readonly", TierReadonly, 23},
+		{"destructive", TierDestructive, 63},
+		{"mutating", TierMutating, 58},
+		{"", TierMutating, 58},
+		{"readonly", TierReadonly, 24},
 	} {
 		t.Run("safety="+tc.safety, func(t *testing.T) {
 			cs := connect(t, newFake(), &Options{Safety: tc.safety}, "")
@@ -396,8 +397,8 @@ func TestProtocolVersions(t *testing.T) {
 	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run(v, func(t *testing.T) {
 			cs := connect(t, newFake(), &Options{Safety: "destructive"}, v)
-			if n := len(listTools(t, cs)); n != 62 {
-				t.Errorf("got %d tools, want 62", n)
+			if n := len(listTools(t, cs)); n != 63 {
+				t.Errorf("got %d tools, want 63", n)
 			}
 			if res := call(t, cs, "list_sessions", map[string]any{}); res.IsError {
 				t.Errorf("list_sessions: %s", textOf(res))
@@ -488,6 +489,10 @@ func minimalArgs(t *testing.T, tool string) map[string]any {
 			args[name] = []any{map[string]any{"tool": "list_sessions"}}
 		case name == "operations":
 			args[name] = []any{map[string]any{"keys": "x", "pane_id": "%1"}}
+		case name == "pane_ids":
+			args[name] = []any{"%1"}
+		case name == "until":
+			args[name] = []any{"idle"}
 		case p.Type == "string" && strings.HasSuffix(name, "pane_id"):
 			args[name] = "%1"
 		case p.Type == "string" && name == "layout":

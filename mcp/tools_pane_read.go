@@ -31,6 +31,9 @@ func paneReadTools() []*toolDef {
 		addTool("wait_for_content_change", TierReadonly, annReadOnly,
 			"Wait until a pane prints, or with quiet_ms is quiet that long. Output since this server's input counts, even before the call.",
 			(*TmuxBackend).WaitForContentChange, reads, selfBounded()),
+		addTool("wait_for_agent_state", TierReadonly, annReadOnly,
+			"Wait until the first (or all) of pane_ids is in a state of until (see agent_state); answers an agent CLI's reply.",
+			(*TmuxBackend).WaitForAgentState, reads, selfBounded()),
 		addTool("get_pane_info", TierReadonly, annReadOnly,
 			"Describe one pane.",
 			(*TmuxBackend).GetPaneInfo, reads, resultAs("list_panes")),
@@ -112,6 +115,14 @@ type (
 		UntilReading bool    `json:"until_reading,omitempty" jsonschema:"With quiet_ms: and its program waits reading the terminal, if known."`
 		Socket
 	}
+	// WaitForAgentStateIn is the input of wait_for_agent_state.
+	WaitForAgentStateIn struct {
+		PaneIDs []string `json:"pane_ids" mcp:"minitems=1;items=256;len=64;line;pattern=^%[0-9]+$"`
+		Until   []string `json:"until" mcp:"minitems=1;items=5;enum=idle|working|blocked|done|unknown"`
+		All     bool     `json:"all,omitempty"`
+		Timeout float64  `json:"timeout,omitempty" mcp:"xmin=0;max=86400;default=8"`
+		Socket
+	}
 	// GetPaneInfoIn is the input of get_pane_info.
 	GetPaneInfoIn struct {
 		PaneTarget
@@ -136,6 +147,15 @@ func (in CaptureSinceIn) targets() reach {
 	r := in.PaneTarget.targets()
 	if pane, ok := session.CursorPane(in.Cursor); ok && in.Cursor != "" {
 		r = r.with(refs(pane, "", "", ""))
+	}
+	return r
+}
+
+// targets of wait_for_agent_state: pane_ids.
+func (in WaitForAgentStateIn) targets() reach {
+	var r reach
+	for _, id := range in.PaneIDs {
+		r = r.with(refs(id, "", "", ""))
 	}
 	return r
 }

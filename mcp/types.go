@@ -171,6 +171,22 @@ type ContentChangeResult struct {
 	EffectiveTimeout float64 `json:"effective_timeout"`
 }
 
+// AgentStateResult is the outcome of wait_for_agent_state.
+type AgentStateResult struct {
+	Panes          []PaneAgentState `json:"panes" jsonschema:"The first to reach a state first."`
+	TimedOut       bool             `json:"timed_out"`
+	ElapsedSeconds float64          `json:"elapsed_seconds"`
+}
+
+// PaneAgentState is one pane's state in wait_for_agent_state.
+type PaneAgentState struct {
+	PaneID      string   `json:"pane_id"`
+	AgentState  string   `json:"agent_state"`
+	StateDetail string   `json:"state_detail,omitempty"`
+	Answer      []string `json:"answer,omitempty"`
+	AnswerFrom  string   `json:"answer_from,omitempty" jsonschema:"transcript or screen."`
+}
+
 // CaptureSinceResult is an incremental capture with a resume cursor.
 type CaptureSinceResult struct {
 	PaneID         string   `json:"pane_id"`

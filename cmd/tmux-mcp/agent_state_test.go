@@ -152,3 +152,69 @@ func TestAgentStatePrograms(t *testing.T) {
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": ":q!"}, nil)
 	c.settledState(t, pane, "done")
 }
+
+// waitStates calls wait_for_agent_state on panes until one (all: every one) is in a
+// state of until, and returns its answer; it fails the test on a timeout.
+func (c *client) waitStates(t *testing.T, panes []string, all bool, until ...string) []stateOf {
+	t.Helper()
+	var r struct {
+		Panes    []stateOf `json:"panes"`
+		TimedOut bool      `json:"timed_out"`
+	}
+	c.ok(t, "wait_for_agent_state", map[string]any{"pane_ids": panes, "until": until, "all": all, "timeout": 60}, &r)
+	if r.TimedOut || len(r.Panes) == 0 {
+		var screens []string
+		for _, p := range panes {
+			screens = append(screens, p+":\n"+c.screen(t, p))
+		}
+		t.Fatalf("wait_for_agent_state %v on %v: got %+v; the panes show:\n%s", until, panes, r, strings.Join(screens, "\n"))
+	}
+	return r.Panes
+}
+
+// TestWaitForAgentState waits on two shells as an orchestrator waits on its workers:
+// both idle (all), the first to ask a question (blocked, the question in
+// state_detail), and both done (all), each with its status when known; bad
+// arguments are refused before anything is waited on.
+func TestWaitForAgentState(t *testing.T) {
+	t.Parallel()
+	c, _, base := workflow(t)
+	a := shellPane(t, c, base, "bash", "--norc", "--noprofile")
+	b := shellPane(t, c, base, "sh")
+	both := []string{a, b}
+	for _, st := range c.waitStates(t, both, true, "idle") {
+		wantState(t, "a new shell", st, "idle")
+	}
+
+	c.ok(t, "send_keys", map[string]any{"pane_id": a, "keys": "sleep 1; printf 'go on? '; read x"}, nil)
+	first := c.waitStates(t, []string{b, a}, false, "blocked") // the one that reached it first
+	if first[0].PaneID != a {
+		t.Fatalf("the first blocked: %+v, want %s first", first, a)
+	}
+	wantState(t, "read", first[0], "blocked", "go on?")
+
+	c.ok(t, "send_keys", map[string]any{"pane_id": a, "keys": "y"}, nil)
+	c.ok(t, "run_command", map[string]any{"pane_id": b, "command": "sleep 1; false", "background": true}, nil)
+	done := c.waitStates(t, both, true, "done")
+	if len(done) != 2 {
+		t.Fatalf("all done: %+v, want both panes", done)
+	}
+	for _, st := range done {
+		want := []string{}
+		if st.PaneID == b {
+			want = append(want, "status 1")
+		}
+		wantState(t, "done "+st.PaneID, st, "done", want...)
+	}
+
+	for _, bad := range []map[string]any{
+		{"pane_ids": []string{a}, "until": []string{"finished"}},
+		{"pane_ids": []string{"%1;kill-server"}, "until": []string{"idle"}},
+		{"pane_ids": []string{}, "until": []string{"idle"}},
+		{"pane_ids": []string{a}, "until": []string{}},
+	} {
+		if e := c.fail(t, "wait_for_agent_state", bad); e.Code != "invalid_arguments" || e.Effects != "none" {
+			t.Errorf("wait_for_agent_state %v: %+v, want invalid_arguments, effects none", bad, e)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package session
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
+)
+
+// StateWaitArgs are the arguments of [Server.WaitForState].
+type StateWaitArgs struct {
+	Panes []PaneRef // the panes to wait on; at least one
+	// Until are the states that end the wait (agentstate's names).
+	Until []string
+	// All waits until every pane is in one of Until; else the first does.
+	All     bool
+	Timeout time.Duration
+	// AnswerLines bounds an agent CLI's answer (0: 20).
+	AnswerLines int
+	// Progress, if set, is called about once a second while waiting.
+	Progress func(elapsed time.Duration)
+}
+
+// PaneStateResult is one pane's state at the end of a wait.
+type PaneStateResult struct {
+	PaneID  string
+	State   AgentState
+	Reached bool // its state is one of Until
+	// Answer is what the agent CLI answered since this process's last
+	// input, when the pane runs one and the answer is on its screen or in
+	// its record; AnswerFrom says which: "transcript" or "screen".
+	Answer     []string
+	AnswerFrom string
+}
+
+// StateWaitResult is the outcome of [Server.WaitForState].
+type StateWaitResult struct {
+	Panes    []PaneStateResult // in the order asked
+	TimedOut bool
+	Elapsed  time.Duration
+}
+
+// How often a wait for a state looks at its panes: after output, once it
+// has printed nothing for stateSettle (an agent redraws its spinner
+// often); with no output, at growing intervals from stateSettle to
+// stateLookMax, since a program can start or stop reading the terminal
+// without printing anything.
+const (
+	stateSettle  = 100 * time.Millisecond
+	stateLookMax = 2 * time.Second
+)
+
+// CheckStates reports an unknown state name in until ([KindInvalid]).
+func CheckStates(until []string) error {
+	if len(until) == 0 {
+		return errorf(KindInvalid, "until names no state: want some of %v", AgentStates())
+	}
+	for _, u := range until {
+		if !slices.Contains(AgentStates(), u) {
+			return errorf(KindInvalid, "unknown state %q: want some of %v", u, AgentStates())
+		}
+	}
+	return nil
+}
+
+// WaitForState waits until a pane (or, with All, every pane) is in one of
+// a.Until, or the timeout passes, and returns each pane's state. It wakes
+// on the panes' output and looks at their state (row, screen, foreground
+// program) once the output settles, and while they print nothing, at
+// growing intervals up to 2 s.
+func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitResult, error) {
+	start := time.Now()
+	if err := CheckStates(a.Until); err != nil {
+		return StateWaitResult{}, err
+	}
+	if len(a.Panes) == 0 {
+		return StateWaitResult{}, errorf(KindNoTarget, "no pane to wait on")
+	}
+	if a.AnswerLines <= 0 {
+		a.AnswerLines = 20
+	}
+	ids := make([]string, 0, len(a.Panes))
+	for _, ref := range a.Panes {
+		id, err := s.ResolvePane(ctx, ref)
+		if err != nil {
+			return StateWaitResult{}, err
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, a.Timeout)
+	defer cancel()
+	changed := make(chan int, len(ids))
+	gone := make(chan error, len(ids))
+	for i, id := range ids {
+		f, err := s.followPane(ctx, id)
+		if err != nil {
+			return StateWaitResult{}, err
+		}
+		go watchOutput(wctx, f, i, changed, gone)
+	}
+	res := StateWaitResult{Panes: make([]PaneStateResult, len(ids))}
+	look := time.NewTimer(0)
+	defer look.Stop()
+	var progress <-chan time.Time
+	if a.Progress != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		progress = t.C
+	}
+	interval := stateSettle
+	for {
+		select {
+		case <-look.C:
+			done, err := s.lookStates(ctx, ids, a, &res)
+			if err != nil {
+				return StateWaitResult{}, err
+			}
+			if done {
+				res.Elapsed = time.Since(start)
+				return res, nil
+			}
+			interval = min(2*interval, stateLookMax)
+			look.Reset(interval)
+		case <-changed:
+			// Output: look once it settles.
+			interval = stateSettle
+			look.Reset(stateSettle)
+		case err := <-gone:
+			return StateWaitResult{}, err
+		case <-progress:
+			a.Progress(time.Since(start))
+		case <-wctx.Done():
+			if ctx.Err() != nil {
+				return StateWaitResult{}, fromExec(ctx.Err())
+			}
+			if _, err := s.lookStates(ctx, ids, a, &res); err != nil {
+				return StateWaitResult{}, err
+			}
+			res.TimedOut = true
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+	}
+}
+
+// watchOutput tells changed (i) each time the pane f follows prints, and
+// gone why the following ended, until ctx ends. It alone touches f.
+func watchOutput(ctx context.Context, f *paneFollow, i int, changed chan<- int, gone chan<- error) {
+	defer f.stop()
+	for {
+		if _, err := f.wait(ctx, nil); err != nil {
+			return // the wait is over
+		}
+		r, err := f.read(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				gone <- err
+			}
+			return
+		}
+		if printed(r) > 0 {
+			select {
+			case changed <- i:
+			default: // a look is due already
+			}
+		}
+	}
+}
+
+// lookStates reads the state of each pane, and reports whether the wait
+// is over.
+func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, res *StateWaitResult) (bool, error) {
+	reached := 0
+	for i, id := range ids {
+		p, st, _, err := s.PaneState(ctx, PaneRef{PaneID: id})
+		if err != nil {
+			if IsNotFound(err) {
+				return false, paneExited(id)
+			}
+			return false, err
+		}
+		r := PaneStateResult{PaneID: id, State: st, Reached: slices.Contains(a.Until, st.State)}
+		if r.Reached {
+			reached++
+			if st.Agent != "" {
+				r.Answer, r.AnswerFrom = s.agentAnswer(ctx, p, st, a.AnswerLines)
+			}
+		}
+		res.Panes[i] = r
+		if r.Reached && !a.All {
+			return true, nil
+		}
+	}
+	return reached == len(ids), nil
+}
+
+// agentAnswer is what the agent CLI in p answered since this process's
+// last input: from its screen, which was just read.
+func (s *Server) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLines int) ([]string, string) {
+	_, lines, err := s.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{Join: true})
+	if err != nil {
+		return nil, ""
+	}
+	typed := ""
+	if stream, ok := s.streams.Lookup(p.ID); ok {
+		if in := stream.LastInput(); len(in.Typed) > 0 {
+			typed = in.Typed[len(in.Typed)-1]
+		}
+	}
+	ans := agentstate.Answer(st.Agent, lines, typed, maxLines)
+	if len(ans) == 0 {
+		return nil, ""
+	}
+	return ans, "screen"
+}
