@@ -2,9 +2,11 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
@@ -71,6 +73,9 @@ func TestWorkflowCommandMarks(t *testing.T) {
 	c.waitText(t, pane, `^\$ $`)
 	fx.Tmux(t, "send-keys", "-t", pane, "read line", "Enter")
 	c.waitOnScreen(t, pane, `^\$ read line$`)
+	// Keys typed before read has the terminal back from the line editor
+	// (canonical mode) can be lost in the switch, as a person's could.
+	waitCanonical(t, fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_tty}"))
 	if marks {
 		if e := c.fail(t, "run_command", map[string]any{"pane_id": pane, "command": "echo no", "timeout": 5}); !strings.Contains(e.Message, "OSC 133") || e.Effects != "none" {
 			t.Fatalf("run_command while a person's read runs: %+v; want refused by the marks, nothing typed", e)
@@ -81,5 +86,26 @@ func TestWorkflowCommandMarks(t *testing.T) {
 	c.waitText(t, pane, `^\$ $`)
 	if got := status(); marks && got != "4" {
 		t.Fatalf("pane_command_status after a person's sh -c 'exit 4': %q", got)
+	}
+}
+
+// waitCanonical waits until the terminal tty is in canonical mode: a
+// program reads it line by line (a shell's read), not the line editor. It
+// returns at once where stty cannot tell (not GNU stty).
+func waitCanonical(t *testing.T, tty string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		out, err := exec.Command("stty", "-F", tty, "-a").Output()
+		if err != nil {
+			return
+		}
+		if strings.Contains(" "+strings.Join(strings.Fields(string(out)), " ")+" ", " icanon ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never went back to canonical mode: %s", tty, out)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
