@@ -198,9 +198,13 @@ func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 }
 
 // agentAnswer is what the agent CLI in p answered since this process's
-// last input: from its screen, which was just read.
+// last input: from its record on the host when it keeps one, else from
+// its screen (the rows as drawn: its lines are not wrapped ones).
 func (s *Server) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLines int) ([]string, string) {
-	_, lines, err := s.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{Join: true})
+	if ans, ok := s.recordAnswer(ctx, st.Agent, p.PID); ok {
+		return lastLines(ans, maxLines), "transcript"
+	}
+	_, lines, err := s.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{})
 	if err != nil {
 		return nil, ""
 	}
@@ -210,9 +214,26 @@ func (s *Server) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLine
 			typed = in.Typed[len(in.Typed)-1]
 		}
 	}
-	ans := agentstate.Answer(st.Agent, lines, typed, maxLines)
+	ans := lastLines(agentstate.Answer(st.Agent, lines, typed, maxLines), maxLines)
 	if len(ans) == 0 {
 		return nil, ""
 	}
 	return ans, "screen"
+}
+
+// answerBytes bounds an answer: waits answer lean.
+const answerBytes = 4 << 10
+
+// lastLines is the newest n of lines, within answerBytes.
+func lastLines(lines []string, n int) []string {
+	if n > 0 && len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	size := 0
+	for i := len(lines) - 1; i >= 0; i-- {
+		if size += len(lines[i]) + 1; size > answerBytes {
+			return lines[i+1:]
+		}
+	}
+	return lines
 }

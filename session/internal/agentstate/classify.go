@@ -286,23 +286,29 @@ func classifyAgent(a compiled, f Facts) Result {
 	return r
 }
 
-// questionText is the question around row i: the rows from the last
-// blank row above it down to the end of the menu, trimmed, at most 12.
+// rule matches a row that is a horizontal rule; frame one of solid
+// lines, which frames a question (dashed ones divide it).
+var (
+	rule  = regexp.MustCompile(`^\s*[─━═╌┄-]{10,}\s*$`)
+	frame = regexp.MustCompile(`^\s*[─━═]{10,}\s*$`)
+)
+
+// questionText is the question around row i, where a menu or question
+// row matched: from the frame above it (at most 10 rows up) down to the
+// blank row that ends the menu, without blank rows and rules, at most 12
+// rows, each trimmed.
 func questionText(rows []string, i int, a compiled) string {
 	start := i
-	for start > 0 && strings.TrimSpace(rows[start-1]) != "" && i-start < 8 {
+	for start > 0 && i-start < 10 && !frame.MatchString(rows[start-1]) {
 		start--
 	}
 	var out []string
 	for j := start; j < len(rows) && len(out) < 12; j++ {
 		t := strings.TrimSpace(strings.Trim(rows[j], "│ "))
-		if a.chrome != nil && j > i && anyRow([]string{rows[j]}, a.chrome) {
+		if j > i && (t == "" || anyRow([]string{rows[j]}, a.chrome)) {
 			break
 		}
-		if t == "" && j > i {
-			break
-		}
-		if t != "" {
+		if t != "" && !rule.MatchString(t) {
 			out = append(out, t)
 		}
 	}

@@ -49,10 +49,11 @@ var (
 		"",
 		strings.Repeat("─", 40),
 		" Bash command",
-		"",
-		"   touch made-by-tool",
-		"   Make a file",
-		"",
+		" Tip: auto mode handles these prompts for you — choose \"switch to auto mode\" below",
+		" Make a file",
+		strings.Repeat("╌", 40),
+		" touch made-by-tool",
+		strings.Repeat("╌", 40),
 		" Do you want to proceed?",
 		" ❯ 1. Yes",
 		"   2. Yes, and don't ask again for touch commands in /tmp/project",
@@ -106,7 +107,7 @@ func TestClassify(t *testing.T) {
 		{name: "claude ready", f: Facts{Command: "claude", Screen: screen(2, claudeReady...)}, state: Idle, agent: "claude"},
 		{name: "claude busy", f: Facts{Command: "claude", Screen: screen(2, claudeBusy...)}, state: Working, agent: "claude"},
 		{name: "claude asks", f: Facts{Command: "claude", Screen: screen(2, claudeAsking...)}, state: Blocked, agent: "claude", detail: "permission",
-			ask: "Do you want to proceed?\n❯ 1. Yes"},
+			ask: "Bash command\nTip: auto mode handles these prompts for you — choose \"switch to auto mode\" below\nMake a file\ntouch made-by-tool\nDo you want to proceed?\n❯ 1. Yes"},
 		{name: "claude listed, printing", f: Facts{Command: "claude", Output: Output{Followed: true, Printed: true, Quiet: 200 * time.Millisecond}}, state: Working, agent: "claude"},
 		{name: "claude listed, quiet", f: Facts{Command: "claude"}, state: Unknown, agent: "claude"},
 		{name: "agent by signature", f: Facts{Command: "node", Screen: screen(0, "╭──╮", "│ > Type your message or @path/to/file │")}, state: Idle, agent: "gemini"},
@@ -155,5 +156,25 @@ func TestCursorRowOfJoinedRows(t *testing.T) {
 	}
 	if got := Classify(Facts{Command: "bash", Screen: s, Foreground: Foreground{Known: true, Reading: true}}); got.State != Idle {
 		t.Errorf("a wrapped prompt: %+v", got)
+	}
+}
+
+func TestClaudeAnswer(t *testing.T) {
+	jsonl := `ial line cut by the tail"}
+{"type":"user","message":{"role":"user","content":"first prompt"}}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"old answer"}]}}
+{"type":"user","isMeta":true,"message":{"role":"user","content":"<reminder>"}}
+{"type":"user","message":{"role":"user","content":[{"type":"text","text":"please run it"}]}}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Bash","input":{}}]}}
+{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"ok"}]}}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"ANSWER-2: done\nline 2"}]}}
+{"type":"system","subtype":"turn_duration"}
+`
+	got, ok := ClaudeAnswer([]byte(jsonl))
+	if want := "[Bash]\nANSWER-2: done\nline 2"; !ok || strings.Join(got, "\n") != want {
+		t.Errorf("got %q, %v; want %q", got, ok, want)
+	}
+	if got, ok := ClaudeAnswer([]byte(`{"type":"user","message":{"role":"user","content":"asked"}}` + "\n")); ok || len(got) != 0 {
+		t.Errorf("no answer yet: got %q, %v", got, ok)
 	}
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures/agentapi"
+	"github.com/tmux-mcp/tmux-mcp/fixtures/agentcli"
+)
+
+// TestAgentStateClaudeCode follows the real Claude Code through its states with
+// wait_for_agent_state, each transition seen by the wait: idle at its prompt,
+// working on a prompt (the fake model thinks 2 s), blocked on the permission menu
+// its Bash tool call raises (the question in state_detail, list_panes says so too),
+// working again once allowed, and idle with its answer, read from its transcript.
+func TestAgentStateClaudeCode(t *testing.T) {
+	skipOnLeanLane(t)
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, &agentapi.Options{Think: 2 * time.Second, ToolUse: &agentapi.ToolUse{
+		Name: "Bash", Input: map[string]any{"command": "touch made-by-tool", "description": "Make a file"}}})
+	env := agentcli.Prepare(t, agentcli.Claude, api, &agentcli.Options{AskPermission: true})
+	c, _, pane := workflow(t)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	one := []string{pane}
+
+	st := c.waitStates(t, one, false, "idle", "blocked")[0]
+	if st.AgentState == "blocked" {
+		// With the manual permission mode, Claude Code 2.1.332 first offers to make
+		// auto mode the default: a question this pane's keyboard answers.
+		wantState(t, "claude's first question", st, "blocked", "claude asks", "auto mode")
+		c.awaitQuiet(t, pane, "claude at its question")
+		c.pickWithKeys(t, pane, []string{"Down", "Enter"}, agentcli.Screens[agentcli.Claude].Ready, []string{"keep manual mode"}, `❯ No, keep manual mode`)
+		st = c.waitStates(t, one, false, "idle")[0]
+	}
+	wantState(t, "claude ready", st, "idle", "claude waits for a prompt")
+
+	c.typeText(t, pane, "please make the file", api)
+	c.submit(t, pane, api, 1)
+	wantState(t, "claude on the prompt", c.waitStates(t, one, false, "working")[0], "working", "claude")
+
+	st = c.waitStates(t, one, false, "blocked")[0]
+	wantState(t, "claude's permission menu", st, "blocked", "claude asks: permission", "Do you want to proceed?", "1. Yes", "touch made-by-tool")
+	if got := c.listedState(t, pane); got != "blocked" {
+		t.Fatalf("list_panes: %q, want blocked", got)
+	}
+	c.awaitQuiet(t, pane, "claude at its permission menu")
+	c.pickWithKeys(t, pane, []string{"Enter"}, `esc to interrupt`, []string{"Do you want to proceed"}, "")
+	wantState(t, "claude after the permission", c.waitStates(t, one, false, "working")[0], "working", "claude")
+
+	st = c.waitStates(t, one, false, "idle")[0]
+	wantState(t, "claude answered", st, "idle")
+	if st.AnswerFrom != "transcript" || !strings.Contains(strings.Join(st.Answer, "\n"), "ANSWER-2: the fake model answers\nline 2 of ANSWER-2") {
+		t.Fatalf("the answer: %q from %q, want ANSWER-2 from the transcript; the pane shows:\n%s", st.Answer, st.AnswerFrom, c.screen(t, pane))
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, "made-by-tool")); err != nil {
+		t.Fatalf("the tool call did not run once allowed: %v", err)
+	}
+}
