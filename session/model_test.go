@@ -37,7 +37,7 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 		"pane_pid": "4242", "pane_active": "1", "window_id": "@3", "window_index": "2",
 		"session_id": "$1", "pane_left": "0", "pane_top": "0", "pane_right": "79",
 		"pane_bottom": "23", "pane_at_left": "1", "pane_at_right": "1", "pane_at_top": "1",
-		"pane_at_bottom": "0", "pane_dead": "0", "pane_in_mode": "1", "cursor_x": "5",
+		"pane_at_bottom": "0", "pane_dead": "0", "pane_dead_status": "", "pane_in_mode": "1", "cursor_x": "5",
 		"cursor_y": "6", "pane_tty": "/dev/pts/9",
 		"session_name":         "a b",
 		"window_name":          " w ~x~ ",
