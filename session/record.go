@@ -399,9 +399,6 @@ func createRecordFile(dir, pane string) (*os.File, string, error) {
 	case fi.Mode().Perm()&0o077 != 0:
 		return nil, "", errorf(KindRefused, "the recordings directory %s is open to other users (mode %o); chmod 700 it", dir, fi.Mode().Perm())
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return nil, "", errorf(KindRefused, "the recordings directory %s belongs to another user", dir)
-	}
 	rnd := make([]byte, 4)
 	_, _ = rand.Read(rnd)
 	name := "pane" + strings.TrimPrefix(pane, "%") + "-" + time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(rnd) + ".cast"
@@ -409,6 +406,17 @@ func createRecordFile(dir, pane string) (*os.File, string, error) {
 	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, "", errorf(KindRefused, "making %s: %v", path, err)
+	}
+	// The file just made is this process's user's: the directory must be
+	// too (the package reads no identity of its own; see noenv_test.go).
+	if made, err := file.Stat(); err == nil {
+		d, dok := fi.Sys().(*syscall.Stat_t)
+		f, fok := made.Sys().(*syscall.Stat_t)
+		if dok && fok && d.Uid != f.Uid {
+			_ = file.Close()
+			_ = os.Remove(path)
+			return nil, "", errorf(KindRefused, "the recordings directory %s belongs to another user", dir)
+		}
 	}
 	return file, path, nil
 }
