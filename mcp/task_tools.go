@@ -18,6 +18,8 @@ var taskTools = map[string]tasks.Tool{
 	"wait_for_command":        {},
 	"wait_for_text":           {},
 	"wait_for_content_change": {},
+	"wait_for_agent_state":    {},
+	"wait_for_pane_exit":      {},
 }
 
 // taskGrace is how long a call runs before it becomes a task: a call

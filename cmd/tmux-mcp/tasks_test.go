@@ -436,7 +436,7 @@ func TestTasksLegacyShape(t *testing.T) {
 				support[tool.Name] = tool.Execution.TaskSupport
 			}
 		}
-		if support["run_command"] != "optional" || support["wait_for_text"] != "optional" || support["send_keys"] != "" {
+		if support["run_command"] != "optional" || support["wait_for_text"] != "optional" || support["wait_for_agent_state"] != "optional" || support["send_keys"] != "" {
 			t.Fatalf("tools/list taskSupport: %v, want run_command and the waits optional, nothing else", support)
 		}
 		gate := filepath.Join(t.TempDir(), "gate")
