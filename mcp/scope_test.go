@@ -17,7 +17,7 @@ import (
 // has none, so a new tool or argument cannot slip past the check.
 func TestScopeTableComplete(t *testing.T) {
 	read := []string{"pane_id", "window_id", "session_id", "session_name", "source_pane_id", "target_pane_id",
-		"destination_session", "cursor", "operations", "scope", "target", "global_"}
+		"destination_session", "cursor", "operations", "scope", "target", "global_", "pane_ids"}
 	// Arguments that name no session, window or pane (checked by hand).
 	other := []string{"socket_name", "window_index", "direction", "extra_socket_paths", "filters", "sessionId",
 		"generation", "buffer_name", "channel", "output_path", "start_directory", "shell", "new_name", "window_name",
@@ -241,5 +241,21 @@ func TestScopeRecheck(t *testing.T) {
 				t.Errorf("got %+v, want %s", e, tc.want)
 			}
 		})
+	}
+}
+
+// TestAgentStateWaitTargetsEveryPane: wait_for_agent_state reports each of
+// its pane_ids as a target, so the scope check sees every pane it would
+// watch, not only the first.
+func TestAgentStateWaitTargetsEveryPane(t *testing.T) {
+	r := WaitForAgentStateIn{PaneIDs: []string{"%71", "%72", "%73"}}.targets()
+	var got []string
+	for _, x := range r.list {
+		if x.kind == "pane" {
+			got = append(got, x.id)
+		}
+	}
+	if !slices.Equal(got, []string{"%71", "%72", "%73"}) {
+		t.Fatalf("targets: %+v, want the three panes", r.list)
 	}
 }
