@@ -61,12 +61,27 @@ func (s *Server) lookAtStart(ctx context.Context, pane string) (startLook, error
 	if len(f) < 11 || f[0] != pane {
 		return startLook{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
-	l := startLook{program: strings.TrimPrefix(f[1], "-"), dead: f[2] == "1", alt: f[3] == "1", mode: f[4] == "1", pid: f[8], tty: f[9]}
+	start := strings.Join(f[10:], "\t")
+	l := startLook{program: startingProgram(strings.TrimPrefix(f[1], "-"), start), dead: f[2] == "1", alt: f[3] == "1", mode: f[4] == "1", pid: f[8], tty: f[9]}
 	l.cursorX, _ = strconv.Atoi(f[5])
 	l.cursorY, _ = strconv.Atoi(f[6])
 	l.hist, _ = strconv.Atoi(f[7])
-	l.script = runsScript(strings.Join(f[10:], "\t"), l.program)
+	l.script = runsScript(start, l.program)
 	return l, nil
+}
+
+// startingProgram is the program a pane runs, as far as a look can tell:
+// tmux names a pane just made "tmux" until its command has started, and a
+// pane made with a command (not the default shell) will run that command,
+// so the command's first word names it. Keys for `sh -c 'cat; read x'`
+// or for vi, sent the moment the pane was made, are not held for a
+// prompt that will never come.
+func startingProgram(program, start string) string {
+	args := strings.Fields(start)
+	if program != "tmux" || len(args) == 0 {
+		return program
+	}
+	return strings.TrimPrefix(filepath.Base(strings.Trim(args[0], `"'`)), "-")
 }
 
 // runsScript reports whether a pane's start command runs a shell on a

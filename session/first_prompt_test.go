@@ -118,6 +118,19 @@ func TestRunCommandBackgroundPending(t *testing.T) {
 	}
 }
 
+func TestStartingProgram(t *testing.T) {
+	for _, c := range []struct{ program, start, want string }{
+		{"tmux", "", "tmux"},                  // the default shell, not started yet
+		{"tmux", "sh -c 'cat gate'", "sh"},    // a script: runsScript then says so
+		{"tmux", "/usr/bin/vim notes", "vim"}, // not a shell: nothing to hold for
+		{"bash", "sh -c 'exec bash'", "bash"}, // started: tmux's name stands
+	} {
+		if got := startingProgram(c.program, c.start); got != c.want {
+			t.Errorf("startingProgram(%q, %q) = %q, want %q", c.program, c.start, got, c.want)
+		}
+	}
+}
+
 func TestRunsScript(t *testing.T) {
 	for _, c := range []struct {
 		start, program string

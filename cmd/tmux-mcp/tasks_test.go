@@ -199,7 +199,8 @@ func TestTasksRunCommandStdio(t *testing.T) {
 	}
 	wr, _ = c.call(t, false, "", "wait_for_command", map[string]any{"command_id": task.TaskID, "timeout": 10})
 	if w = commandOf(t, wr.raw); w.TimedOut || w.Ended == "" {
-		t.Fatalf("the cancelled task's command: %+v, want it ended (interrupted)", w)
+		t.Fatalf("the cancelled task's command: %+v, want it ended (interrupted); the pane shows:\n%s\nthe server logged:\n%s",
+			w, fx.Tmux(t, "capture-pane", "-p", "-t", pane), c.r.stderr)
 	}
 
 	// Without the extension the same long call blocks and answers itself.
