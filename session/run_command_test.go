@@ -332,3 +332,28 @@ func TestRunCommandCallEndsAfterTyping(t *testing.T) {
 		t.Fatalf("got %v (written %v), want the call's deadline, written", err, Written(err))
 	}
 }
+
+// TestInterruptCommandPressesAgain: a C-c that leaves the command running
+// is pressed again. A lost C-c (sent between a loop's child exiting and
+// its shell taking the terminal back) is stood for by a script that takes
+// its first SIGINT and prints so; the second ends it.
+func TestInterruptCommandPressesAgain(t *testing.T) {
+	s, pane := shellSession(t, "sh")
+	ctx := testCtx(t)
+	script := `sh -c 'trap "trap - INT; echo first-taken" INT; echo looping; while :; do sleep 0.05; done'`
+	r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: script, Timeout: time.Hour, Background: true})
+	if err != nil || r.CommandID == "" {
+		t.Fatalf("run_command in the background: %+v %v", r, err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"^looping"}, Regex: true, Timeout: 20 * time.Second}); err != nil || w.Outcome != OutcomeMatched {
+		t.Fatalf("the loop did not start: %+v %v", w, err)
+	}
+	ended, err := s.InterruptCommand(ctx, r.CommandID, 20*time.Second)
+	if err != nil || !ended {
+		t.Fatalf("InterruptCommand: ended %v, %v; want the command ended by a second C-c", ended, err)
+	}
+	w, err := s.WaitForCommand(ctx, CommandWaitArgs{ID: r.CommandID, Timeout: 5 * time.Second})
+	if err != nil || w.TimedOut || !strings.Contains(strings.Join(w.Output, "\n"), "first-taken") {
+		t.Fatalf("the interrupted command: %+v %v, want it ended after the first C-c was taken", w, err)
+	}
+}

@@ -415,8 +415,9 @@ func (s *Server) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResu
 const interruptKey = "C-c"
 
 // InterruptCommand stops the command RunCommand gave the id of, if it
-// still runs: it sends C-c (and no Enter) to its pane, then waits up to
-// wait for the command to end. It reports whether the command has ended.
+// still runs: it sends C-c (and no Enter) to its pane, again each
+// interruptAgain while the command runs, and waits up to wait for the
+// command to end. It reports whether the command has ended.
 // A command that ended already is left alone: its pane may run something
 // else now.
 func (s *Server) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
@@ -433,27 +434,54 @@ func (s *Server) InterruptCommand(ctx context.Context, id string, wait time.Dura
 	if c.ended() || s.cmds.runningIn(c.pane, nil) != c {
 		return true, nil
 	}
-	if _, err := s.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey}); err != nil {
+	press := func() error {
+		_, err := s.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey})
+		return err
+	}
+	if err := press(); err != nil {
 		return false, err
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	select {
-	case <-c.done:
-		return true, nil
-	case <-ctx.Done():
-		return false, fromExec(ctx.Err())
-	case <-t.C:
-		// The follower looks at the pane only as it prints: a shell back
-		// at its prompt may have printed nothing since. Look once.
-		if end, status, known := s.paneFate(ctx, c); end != "" {
-			c.end(end, status, known, nil)
-		} else {
-			s.backAtPrompt(ctx, c)
+	again := time.NewTicker(interruptAgain)
+	defer again.Stop()
+	for {
+		select {
+		case <-c.done:
+			return true, nil
+		case <-ctx.Done():
+			return false, fromExec(ctx.Err())
+		case <-again.C:
+			// A C-c can be lost: sent between a child's exit and its
+			// shell taking the terminal back, it reaches an empty process
+			// group, and a loop of short commands goes on. A person
+			// presses it again; so does this, unless the shell is back at
+			// its prompt (its follower will say so) or the pane is gone.
+			if c.ended() || s.lookAtCommand(ctx, c) != "" {
+				continue
+			}
+			if end, _, _ := s.paneFate(ctx, c); end != "" {
+				continue
+			}
+			if err := press(); err != nil {
+				return false, err
+			}
+		case <-t.C:
+			// The follower looks at the pane only as it prints: a shell back
+			// at its prompt may have printed nothing since. Look once.
+			if end, status, known := s.paneFate(ctx, c); end != "" {
+				c.end(end, status, known, nil)
+			} else {
+				s.backAtPrompt(ctx, c)
+			}
+			return c.ended(), nil
 		}
-		return c.ended(), nil
 	}
 }
+
+// interruptAgain is how long InterruptCommand waits for a command to end
+// after a C-c before it presses C-c again.
+const interruptAgain = time.Second
 
 // CommandPane returns the pane command id was typed into, for a caller
 // that checks what the asker may see.
