@@ -62,3 +62,86 @@ func TestAgentStateClaudeCode(t *testing.T) {
 		t.Fatalf("the tool call did not run once allowed: %v", err)
 	}
 }
+
+// permissionTurn is what a test of one agent CLI's permission menu needs: the tool
+// call the fake model makes, what state_detail holds while the CLI asks, and the
+// row the CLI draws while it works (its busy mark).
+type permissionTurn struct {
+	cli  agentcli.CLI
+	tool agentapi.ToolUse
+	ask  []string // in state_detail while blocked
+	busy string   // a row drawn while working
+}
+
+// followPermission follows the real CLI through its states with wait_for_agent_state,
+// each transition seen by the wait: idle at its prompt, working on a prompt (the fake
+// model thinks 3 s before each answer), blocked on the permission menu its shell tool
+// call raises (the question in state_detail, list_panes says so too), working again
+// once allowed with Enter, and idle with its answer read from the screen; the tool's
+// command ran, and its result went back to the model.
+func followPermission(t *testing.T, turn permissionTurn) {
+	skipOnLeanLane(t)
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, &agentapi.Options{Think: 3 * time.Second, ToolUse: &turn.tool})
+	env := agentcli.Prepare(t, turn.cli, api, &agentcli.Options{AskPermission: true})
+	c, _, pane := workflow(t)
+	name := string(turn.cli)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	one := []string{pane}
+
+	wantState(t, name+" ready", c.waitStates(t, one, false, "idle")[0], "idle", name+" waits for a prompt")
+	c.awaitQuiet(t, pane, name+" ready") // keys typed while it still starts are lost
+	c.typeText(t, pane, "please make the file", api)
+	if p, _ := c.submit(t, pane, api, 1); !p.ToolUse {
+		t.Fatalf("the fake's first turn %+v, want it answered with the tool call", p)
+	}
+	wantState(t, name+" on the prompt", c.waitStates(t, one, false, "working")[0], "working", name)
+
+	st := c.waitStates(t, one, false, "blocked")[0]
+	wantState(t, name+"'s permission menu", st, "blocked", append([]string{name + " asks: permission"}, turn.ask...)...)
+	if got := c.listedState(t, pane); got != "blocked" {
+		t.Fatalf("list_panes: %q, want blocked", got)
+	}
+	c.awaitQuiet(t, pane, name+" at its permission menu")
+	c.pickWithKeys(t, pane, []string{"Enter"}, turn.busy+`|ANSWER-2`, []string{turn.ask[0]}, "")
+	wantState(t, name+" after the permission", c.waitStates(t, one, false, "working")[0], "working", name)
+
+	st = c.waitStates(t, one, false, "idle")[0]
+	wantState(t, name+" answered", st, "idle", name+" waits for a prompt")
+	if st.AnswerFrom != "screen" || !strings.Contains(strings.Join(st.Answer, "\n"), "ANSWER-2: the fake model answers\nline 2 of ANSWER-2") {
+		t.Fatalf("the answer: %q from %q, want ANSWER-2 from the screen; the pane shows:\n%s", st.Answer, st.AnswerFrom, c.screen(t, pane))
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, "made-by-tool")); err != nil {
+		t.Fatalf("the tool call did not run once allowed: %v", err)
+	}
+	if p := api.WaitPrompt(t, 2, time.Second); !strings.HasPrefix(p.Text, "tool_result: ") {
+		t.Fatalf("the fake's second turn %+v, want the tool call's result", p)
+	}
+}
+
+// TestAgentStateCodex: Codex 0.171.0, its approval policy on-request, asks before it
+// runs a command the model wants run outside the sandbox (exec_command with
+// sandbox_permissions require_escalated).
+func TestAgentStateCodex(t *testing.T) {
+	followPermission(t, permissionTurn{
+		cli: agentcli.Codex,
+		tool: agentapi.ToolUse{Name: "exec_command", Input: map[string]any{"cmd": "touch made-by-tool",
+			"sandbox_permissions": "require_escalated", "justification": "May I make the file?"}},
+		ask:  []string{"Would you like to run the following command?", "May I make the file?", "touch made-by-tool", "1. Yes, proceed"},
+		busy: agentcli.Screens[agentcli.Codex].Busy,
+	})
+}
+
+// TestAgentStateGemini: Gemini CLI 0.61.0 asks before it runs a shell command
+// (run_shell_command), in its default approval mode.
+func TestAgentStateGemini(t *testing.T) {
+	followPermission(t, permissionTurn{
+		cli:  agentcli.Gemini,
+		tool: agentapi.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": "touch made-by-tool", "description": "Make a file"}},
+		ask:  []string{"Allow execution of [Shell]?", "touch made-by-tool", "1. Allow once"},
+		busy: agentcli.Screens[agentcli.Gemini].Busy,
+	})
+}

@@ -39,6 +39,14 @@ type Agent struct {
 type Ask struct {
 	Pattern string // a row of it
 	Kind    string // permission or question
+	// Top, if set, is the row at or above Pattern's where the question's
+	// text starts (at most 10 rows up); without it, the text starts
+	// below the solid rule above.
+	Top string
+	// End, if set, is the row at or below Pattern's where the question's
+	// text ends, for a question with blank rows inside; without it, the
+	// first blank row or row of the CLI's frame ends it.
+	End string
 }
 
 // Agents are the agent CLIs known, tried in this order.
@@ -48,10 +56,10 @@ var Agents = []Agent{
 		Commands:  []string{"claude"},
 		Signature: []string{`Claude Code v\d`},
 		Asking: []Ask{
-			{`^\s*Do you want to (proceed|make this edit|create)`, "permission"},
-			{`^\s*❯ \d+\. Yes`, "permission"},
-			{`^\s*❯ (Yes|No)\b`, "question"},
-			{`^\s*❯ \d+\. `, "question"},
+			{Pattern: `^\s*Do you want to (proceed|make this edit|create)`, Kind: "permission"},
+			{Pattern: `^\s*❯ \d+\. Yes`, Kind: "permission"},
+			{Pattern: `^\s*❯ (Yes|No)\b`, Kind: "question"},
+			{Pattern: `^\s*❯ \d+\. `, Kind: "question"},
 		},
 		Busy:       []string{`esc to interrupt`},
 		Ready:      []string{`^❯(\s|\x{a0}|$)`, `\? for shortcuts`},
@@ -63,10 +71,18 @@ var Agents = []Agent{
 		Name:      "codex",
 		Commands:  []string{"codex"},
 		Signature: []string{`OpenAI Codex`, `Ask Codex to do anything`},
+		// Codex 0.171.0 asks below its transcript, no frame, blank rows
+		// between the question, its reason, the command and the choices:
+		//	  Would you like to run the following command?
+		//	  Reason: ...
+		//	  $ touch made-by-tool
+		//	› 1. Yes, proceed (y)
+		//	  ...
+		//	  Press enter to confirm or esc to cancel
 		Asking: []Ask{
-			{`Would you like to (run|make|apply)`, "permission"},
-			{`^\s*› \d+\. Yes`, "permission"},
-			{`Press enter to confirm`, "question"},
+			{Pattern: `Would you like to (run|make|apply|grant|send)`, Kind: "permission", Top: `Would you like to`, End: `Press enter to confirm`},
+			{Pattern: `^\s*› \d+\. Yes`, Kind: "permission", Top: `Would you like to`, End: `Press enter to confirm`},
+			{Pattern: `Press enter to confirm`, Kind: "question"},
 		},
 		Busy:   []string{`esc to interrupt`},
 		Ready:  []string{`Ask Codex to do anything`, `^› `, `context left`},
@@ -77,12 +93,20 @@ var Agents = []Agent{
 		Name:      "gemini",
 		Commands:  []string{"gemini"},
 		Signature: []string{`Type your message or @path/to/file`, `Gemini CLI`},
+		// Gemini CLI 0.61.0 asks in a box, the command in a box inside it
+		// and a blank row before the choices:
+		//	╭──────╮
+		//	│ ? Shell  touch made-by-tool │
+		//	│ ╭──╮ … touch made-by-tool … ╰──╯ │
+		//	│ Allow execution of [Shell]? │
+		//	│ ● 1. Allow once │
+		//	╰──────╯
 		Asking: []Ask{
-			{`Allow execution`, "permission"},
-			{`Apply this change\?`, "permission"},
-			{`^\s*│?\s*● \d+\. Allow`, "permission"},
-			{`Waiting for user confirmation`, "permission"},
-			{`^\s*│?\s*● \d+\. `, "question"},
+			{Pattern: `Allow execution`, Kind: "permission", Top: `^\s*╭─`, End: `^\s*╰─`},
+			{Pattern: `Apply this change\?`, Kind: "permission", Top: `^\s*╭─`, End: `^\s*╰─`},
+			{Pattern: `^\s*│?\s*● \d+\. Allow`, Kind: "permission", Top: `^\s*╭─`, End: `^\s*╰─`},
+			{Pattern: `Waiting for user confirmation`, Kind: "permission"},
+			{Pattern: `^\s*│?\s*● \d+\. `, Kind: "question"},
 		},
 		Busy:   []string{`esc to cancel`},
 		Ready:  []string{`Type your message or @path/to/file`},
@@ -96,6 +120,7 @@ type compiled struct {
 	Agent
 	signature, busy, ready, chrome []*regexp.Regexp
 	asking                         []*regexp.Regexp
+	tops, ends                     []*regexp.Regexp // each Ask's Top and End, nil if unset
 	answer                         *regexp.Regexp
 }
 
@@ -112,8 +137,16 @@ func compileAgents(as []Agent) []compiled {
 	}
 	for i, a := range as {
 		c := compiled{Agent: a, signature: all(a.Signature), busy: all(a.Busy), ready: all(a.Ready), chrome: all(a.Chrome)}
+		optional := func(p string) *regexp.Regexp {
+			if p == "" {
+				return nil
+			}
+			return regexp.MustCompile(p)
+		}
 		for _, ask := range a.Asking {
 			c.asking = append(c.asking, regexp.MustCompile(ask.Pattern))
+			c.tops = append(c.tops, optional(ask.Top))
+			c.ends = append(c.ends, optional(ask.End))
 		}
 		if a.Answer != "" {
 			c.answer = regexp.MustCompile(a.Answer)

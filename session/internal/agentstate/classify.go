@@ -267,7 +267,7 @@ func classifyAgent(a compiled, f Facts) Result {
 	if i, j := firstRow(rows, a.asking); i >= 0 {
 		r.State = Blocked
 		r.Detail = a.Name + " asks: " + a.Asking[j].Kind
-		r.Question = questionText(rows, i, a)
+		r.Question = questionText(rows, i, a, j)
 		return r
 	}
 	if anyRow(rows, a.busy) {
@@ -286,30 +286,45 @@ func classifyAgent(a compiled, f Facts) Result {
 	return r
 }
 
-// rule matches a row that is a horizontal rule; frame one of solid
-// lines, which frames a question (dashed ones divide it).
+// rule matches a row that is a horizontal rule, or a box's top or bottom
+// edge; frame one of solid lines, which frames a question (dashed ones
+// divide it).
 var (
-	rule  = regexp.MustCompile(`^\s*[─━═╌┄-]{10,}\s*$`)
+	rule  = regexp.MustCompile(`^\s*[╭╰┌└]?[─━═╌┄-]{10,}[╮╯┐┘]?\s*$`)
 	frame = regexp.MustCompile(`^\s*[─━═]{10,}\s*$`)
 )
 
-// questionText is the question around row i, where a menu or question
-// row matched: from the frame above it (at most 10 rows up) down to the
-// blank row that ends the menu, without blank rows and rules, at most 12
-// rows, each trimmed.
-func questionText(rows []string, i int, a compiled) string {
+// questionText is the question around row i, where a's Asking[k]
+// matched: from the row its Top names at or above it (without one: below
+// the frame above it), at most 10 rows up, down to the row its End names
+// (without one: the blank row that ends the menu), without blank rows,
+// rules and box edges, at most 12 rows, each trimmed.
+func questionText(rows []string, i int, a compiled, k int) string {
 	start := i
-	for start > 0 && i-start < 10 && !frame.MatchString(rows[start-1]) {
-		start--
+	if top := a.tops[k]; top != nil {
+		for j := i; j >= 0 && i-j <= 10; j-- {
+			if top.MatchString(rows[j]) {
+				start = j
+				break
+			}
+		}
+	} else {
+		for start > 0 && i-start < 10 && !frame.MatchString(rows[start-1]) {
+			start--
+		}
 	}
+	end := a.ends[k]
 	var out []string
 	for j := start; j < len(rows) && len(out) < 12; j++ {
 		t := strings.TrimSpace(strings.Trim(rows[j], "│ "))
-		if j > i && (t == "" || anyRow([]string{rows[j]}, a.chrome)) {
+		if j > i && end == nil && (t == "" || anyRow([]string{rows[j]}, a.chrome)) {
 			break
 		}
 		if t != "" && !rule.MatchString(t) {
 			out = append(out, t)
+		}
+		if j >= i && end != nil && end.MatchString(rows[j]) {
+			break
 		}
 	}
 	return strings.Join(out, "\n")

@@ -61,6 +61,49 @@ var (
 	}
 )
 
+// codexAsking and geminiAsking are Codex 0.171.0's and Gemini CLI
+// 0.61.0's permission menus for a shell command, as capture-pane read
+// them (blank rows inside, boxes narrowed).
+var (
+	codexAsking = []string{
+		"› please make the file",
+		"",
+		"• Running touch made-by-tool",
+		"",
+		"",
+		"  Would you like to run the following command?",
+		"",
+		"  Environment: local",
+		"",
+		"  Reason: Make a file?",
+		"",
+		"  $ touch made-by-tool",
+		"",
+		"",
+		"› 1. Yes, proceed (y)",
+		"  2. Yes, and don't ask again for commands that start with `touch made-by-tool` (p)",
+		"  3. No, and tell Codex what to do differently (esc)",
+		"",
+		"  Press enter to confirm or esc to cancel",
+	}
+	geminiAsking = []string{
+		" > please make the file",
+		"",
+		"╭" + strings.Repeat("─", 40) + "╮",
+		"│ ? Shell  touch made-by-tool" + strings.Repeat(" ", 12) + "│",
+		"│ ╭" + strings.Repeat("─", 36) + "╮ │",
+		"│ │ touch made-by-tool" + strings.Repeat(" ", 17) + "│ │",
+		"│ ╰" + strings.Repeat("─", 36) + "╯ │",
+		"│ Allow execution of [Shell]?" + strings.Repeat(" ", 12) + "│",
+		"│" + strings.Repeat(" ", 40) + "│",
+		"│ ● 1. Allow once" + strings.Repeat(" ", 24) + "│",
+		"│   2. Allow for this session" + strings.Repeat(" ", 12) + "│",
+		"│   3. No, suggest changes (esc)" + strings.Repeat(" ", 9) + "│",
+		"╰" + strings.Repeat("─", 40) + "╯",
+		"",
+	}
+)
+
 func TestClassify(t *testing.T) {
 	reading := Foreground{Known: true, Reading: true}
 	running := Foreground{Known: true}
@@ -108,6 +151,12 @@ func TestClassify(t *testing.T) {
 		{name: "claude busy", f: Facts{Command: "claude", Screen: screen(2, claudeBusy...)}, state: Working, agent: "claude"},
 		{name: "claude asks", f: Facts{Command: "claude", Screen: screen(2, claudeAsking...)}, state: Blocked, agent: "claude", detail: "permission",
 			ask: "Bash command\nTip: auto mode handles these prompts for you — choose \"switch to auto mode\" below\nMake a file\ntouch made-by-tool\nDo you want to proceed?\n❯ 1. Yes"},
+		{name: "codex asks", f: Facts{Command: "node", Agent: "codex", Screen: screen(0, codexAsking...)}, state: Blocked, agent: "codex", detail: "permission",
+			ask: "Would you like to run the following command?\nEnvironment: local\nReason: Make a file?\n$ touch made-by-tool\n› 1. Yes, proceed (y)\n" +
+				"2. Yes, and don't ask again for commands that start with `touch made-by-tool` (p)\n3. No, and tell Codex what to do differently (esc)\n" +
+				"Press enter to confirm or esc to cancel"},
+		{name: "gemini asks", f: Facts{Command: "node", Agent: "gemini", Screen: screen(0, geminiAsking...)}, state: Blocked, agent: "gemini", detail: "permission",
+			ask: "? Shell  touch made-by-tool\ntouch made-by-tool\nAllow execution of [Shell]?\n● 1. Allow once\n2. Allow for this session\n3. No, suggest changes (esc)"},
 		{name: "claude listed, printing", f: Facts{Command: "claude", Output: Output{Followed: true, Printed: true, Quiet: 200 * time.Millisecond}}, state: Working, agent: "claude"},
 		{name: "claude listed, quiet", f: Facts{Command: "claude"}, state: Unknown, agent: "claude"},
 		{name: "agent by signature", f: Facts{Command: "node", Screen: screen(0, "╭──╮", "│ > Type your message or @path/to/file │")}, state: Idle, agent: "gemini"},
