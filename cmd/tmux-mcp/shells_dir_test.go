@@ -2,7 +2,9 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
@@ -17,7 +19,14 @@ func TestTestShellsStartOutsideThePackage(t *testing.T) {
 		PaneID string `json:"active_pane_id"`
 	}
 	c.ok(t, "create_session", map[string]any{"session_name": "first"}, &made)
-	got, _ := filepath.EvalSymlinks(fx.Tmux(t, "display-message", "-p", "-t", made.PaneID, "#{pane_current_path}"))
+	// tmux reads the path off the pane's foreground process group, which
+	// a pane just made may not have yet: the path is empty until then.
+	var cwd string
+	fixtures.WaitFor(t, 20*time.Second, "the pane's current path", func() bool {
+		cwd = strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", made.PaneID, "#{pane_current_path}"))
+		return cwd != ""
+	})
+	got, _ := filepath.EvalSymlinks(cwd)
 	want, _ := filepath.EvalSymlinks(fx.Dir)
 	if got != want {
 		t.Errorf("the session starts in %s, want %s", got, want)
