@@ -190,7 +190,9 @@ func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, 
 
 // marksFacts are m as the classifier takes them: a command ended after
 // this process's last input to pane when tmux's end time (whole seconds)
-// is not before it.
+// is not before it, or when this process sent pane no input: a command a
+// person or a script typed has its status too. Only a command whose start
+// tmux recorded counts.
 func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
 	if !m.Seen {
 		return agentstate.Marks{}
@@ -200,10 +202,15 @@ func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
 		n := m.Status
 		mk.Status = &n
 	}
-	if st, ok := s.streams.Lookup(pane); ok && !m.Running && !m.Ended.IsZero() {
-		if in := st.LastInput(); in.Sent && !m.Ended.Before(in.At.Truncate(time.Second)) {
-			mk.AfterInput = true
+	// A shell's first prompt may carry an end mark (D) with no command
+	// begun (C): no command ran.
+	if !m.Running && !m.Ended.IsZero() && !m.Started.IsZero() {
+		sent, at := false, time.Time{}
+		if st, ok := s.streams.Lookup(pane); ok {
+			in := st.LastInput()
+			sent, at = in.Sent, in.At
 		}
+		mk.AfterInput = !sent || !m.Ended.Before(at.Truncate(time.Second))
 	}
 	return mk
 }

@@ -109,3 +109,38 @@ func waitCanonical(t *testing.T, tty string) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestAgentStateCommandMarks: a command a person types in a bash that prints OSC
+// 133 marks (straight through tmux, not through this server) leaves the pane done
+// with its exit status on tmux 3.8, which records the marks, as wait_for_agent_state
+// and get_pane_info tell; before 3.8 the marks are absent, and so is the status: the
+// shell is at its prompt, idle, nothing claimed of a command this server did not see.
+func TestAgentStateCommandMarks(t *testing.T) {
+	t.Parallel()
+	fixtures.NeedProgram(t, "bash")
+	fx := fixtures.NewServer(t)
+	rc := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "marks", "bash", "--noprofile", "--rcfile", rc, "-i")
+	pane := paneOfSession(t, fx, "marks")
+	c := startClient(t, fx, "", nil)
+	one := []string{pane}
+	wantState(t, "a new shell", c.waitStates(t, one, false, "idle")[0], "idle", "at its prompt")
+
+	fx.Tmux(t, "send-keys", "-t", pane, "sh -c 'echo ran-it; exit 4'", "Enter")
+	if fx.AtLeast(t, 3, 8) {
+		st := c.waitStates(t, one, false, "done")[0]
+		wantState(t, "a person's command, tmux 3.8", st, "done", "OSC 133", "with status 4")
+		got, detail := c.paneInfoState(t, pane)
+		wantState(t, "get_pane_info", stateOf{AgentState: got, StateDetail: detail}, "done", "with status 4")
+		return
+	}
+	c.waitOnScreen(t, pane, `^ran-it$`)
+	c.waitText(t, pane, `^\$ $`)
+	got, detail := c.paneInfoState(t, pane)
+	if got != "idle" || strings.Contains(detail, "status") || strings.Contains(detail, "OSC 133") {
+		t.Fatalf("a person's command before tmux 3.8: agent_state %q (%s), want idle, no status claimed", got, detail)
+	}
+}

@@ -103,7 +103,8 @@ type Marks struct {
 	Known   bool
 	Running bool
 	Status  *int
-	// AfterInput: the last command ended after this process's last input.
+	// AfterInput: the last command ended after this process's last input
+	// to the pane, or this process sent it none (a person's command).
 	AfterInput bool
 }
 
