@@ -86,7 +86,7 @@ type SinceResult struct {
 //
 // A cursor of a pane that is gone reads the output of the command
 // run_command typed there, as the command keeps it (see sinceCommand).
-func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
+func (s *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
 	res, err := s.captureSince(ctx, a, start)
 	var e *Error
@@ -100,7 +100,7 @@ func (s *Server) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, er
 	return res, err
 }
 
-func (s *Server) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
+func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
 	pane, gen, offset, from, err := s.sinceTarget(ctx, a)
 	if err != nil {
 		return SinceResult{}, err
@@ -196,7 +196,7 @@ func (s *Server) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 // command run_command typed there kept (see runningCommand.raw): the
 // output stays readable through the command's output_cursor after the
 // pane closed. ok is false when no command holds the cursor's offset.
-func (s *Server) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
+func (s *paneEngine) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
 	if a.Cursor == "" {
 		return SinceResult{}, false
 	}
@@ -241,7 +241,7 @@ func termtextLine(b []byte) string {
 // sinceTarget returns the pane a capture_since reads and, with a cursor,
 // where the cursor left it: its server's generation, the stream offset
 // (-1 without a cursor) and the grid mark.
-func (s *Server) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
+func (s *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
 	if a.Cursor == "" {
 		pane, err = s.ResolvePane(ctx, a.Pane)
 		return pane, "", -1, gridAt{}, err
@@ -259,7 +259,7 @@ func (s *Server) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string
 // stream, and the offset the next read starts at: after the last newline,
 // so the unfinished line after it is shown and read again next time. It
 // reports false when the stream no longer holds all of it.
-func (s *Server) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
+func (s *paneEngine) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
 	r := st.Read(offset)
 	// An offset past the end: the stream was started again.
 	if r.Missed > 0 || r.Paused || offset > r.Next {
@@ -286,7 +286,7 @@ func (s *Server) streamSince(st *panestream.Stream, pane string, offset int64) (
 
 // screenNow reads the pane's screen, as a person reads it, and where its
 // cursor is, in one round trip.
-func (s *Server) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
+func (s *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
 	rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return paneAt{}, nil, err
@@ -300,14 +300,14 @@ func (s *Server) screenNow(ctx context.Context, pane string) (paneAt, []string, 
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,
 // for the caller of ctx: it reads the rest from the stream.
-func (s *Server) sinceCursor(ctx context.Context, pane string, next int64) string {
+func (s *paneEngine) sinceCursor(ctx context.Context, pane string, next int64) string {
 	return cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // cursorAt is the capture_since cursor of offset next in pane's stream and
 // of grid mark m, which the next call reads the rows from; without a mark,
 // a [Server.sinceCursor].
-func (s *Server) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
+func (s *paneEngine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
 	if !m.known {
 		return s.sinceCursor(ctx, pane, next)
 	}

@@ -60,6 +60,12 @@
 //     tmux's grid read with input, and the rows a wait reads from there;
 //     press_keys.go: a key list pressed one key at a time, as a person
 //     presses them.
+//   - engine.go: the pane-following engine (paneEngine), which holds the
+//     waits, run_command and its follower, key presses, capture_since and
+//     the grid reads, and the narrow interface (paneHost) through which
+//     alone it reaches tmux: a Server is its host and embeds it, so the
+//     engine's exported methods are the Server's; engine_fake_test.go
+//     drives its waits with a fake host and no tmux.
 //   - follow.go: paneFollow, the one follower of a pane's output that
 //     every wait and read below stands on, and its answers to the pane's
 //     end and to the end of the client that delivered its output.

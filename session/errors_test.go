@@ -167,6 +167,7 @@ func TestLineErrorAgreesWithWatchEffects(t *testing.T) {
 // Remedy, so a caller can name its own arguments.
 func TestNoTargetRemedies(t *testing.T) {
 	s := new(Server) // never connected: each call must fail before it needs tmux
+	s.paneEngine = &paneEngine{paneHost: s}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string

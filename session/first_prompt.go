@@ -51,7 +51,7 @@ type startLook struct {
 }
 
 // lookAtStart reads what lookStarting needs of pane.
-func (s *Server) lookAtStart(ctx context.Context, pane string) (startLook, error) {
+func (s *paneEngine) lookAtStart(ctx context.Context, pane string) (startLook, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}\t#{pane_start_command}"))
 	if err != nil {
@@ -111,7 +111,7 @@ func runsScript(start, program string) bool {
 // first prompt yet (see above). It costs one round trip for a pane at a
 // prompt, two and a look at the kernel for a blank one.
 // It also returns what it saw.
-func (s *Server) starting(ctx context.Context, pane string) (bool, startLook, error) {
+func (s *paneEngine) starting(ctx context.Context, pane string) (bool, startLook, error) {
 	l, err := s.lookAtStart(ctx, pane)
 	if err != nil {
 		return false, l, err
@@ -151,7 +151,7 @@ type Held struct {
 // starting) and whether a shell holds the pane. A shell that has drawn
 // nothing by firstPromptHold (or by ctx's end) is [KindDeadline]: nothing
 // was sent. A pane that cannot be looked at is that failure, nothing sent.
-func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
+func (s *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
 	pane, err := s.ResolvePane(ctx, ref)
 	if err != nil {
 		return Held{}, err
@@ -167,7 +167,7 @@ func (s *Server) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, err
 		return Held{PaneID: pane, AtShell: atShell(l)}, nil
 	}
 	begin := time.Now()
-	if l := s.opts.Logger; l != nil {
+	if l := s.log; l != nil {
 		l.Info("holding text for a shell that has drawn no prompt yet", "pane", pane)
 	}
 	f, err := s.followPane(ctx, pane)

@@ -23,15 +23,19 @@ import (
 // It holds the pane's watch until stop. Only its caller's goroutine
 // touches it.
 type paneFollow struct {
-	s       *Server
+	s       *paneEngine
 	pane    string
 	st      *panestream.Stream
 	release func() // gives the watch back
 	cursor  int64  // the stream's position read up to
+	// endRead is set once a read found the pane's end, which it answered
+	// as the end of the following: a caller that waits again would spin,
+	// its stream ready at once for ever, and wait panics instead.
+	endRead bool
 }
 
 // followPane starts following pane from its stream's end.
-func (s *Server) followPane(ctx context.Context, pane string) (*paneFollow, error) {
+func (s *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, error) {
 	st, release, err := s.watchPane(ctx, pane)
 	if err != nil {
 		return nil, err
@@ -41,7 +45,7 @@ func (s *Server) followPane(ctx context.Context, pane string) (*paneFollow, erro
 
 // followPaneIn is followPane for a caller that read the pane's session
 // already.
-func (s *Server) followPaneIn(pane, sessionID string) (*paneFollow, error) {
+func (s *paneEngine) followPaneIn(pane, sessionID string) (*paneFollow, error) {
 	st, release, err := s.watchPaneIn(pane, sessionID)
 	if err != nil {
 		return nil, err
@@ -49,7 +53,7 @@ func (s *Server) followPaneIn(pane, sessionID string) (*paneFollow, error) {
 	return newPaneFollow(s, pane, st, release), nil
 }
 
-func newPaneFollow(s *Server, pane string, st *panestream.Stream, release func()) *paneFollow {
+func newPaneFollow(s *paneEngine, pane string, st *panestream.Stream, release func()) *paneFollow {
 	f := &paneFollow{s: s, pane: pane, st: st, release: release}
 	f.cursor, _ = st.Position()
 	return f
@@ -70,6 +74,9 @@ func (f *paneFollow) skip() {
 // wait blocks until the stream has something after the cursor (output, a
 // pause, the pane's end), tick fires (ticked is true) or ctx ends.
 func (f *paneFollow) wait(ctx context.Context, tick <-chan time.Time) (ticked bool, err error) {
+	if f.endRead {
+		panic("session: pane " + f.pane + " waited on after a read answered its end")
+	}
 	return f.st.WaitOrTick(ctx, f.cursor, tick)
 }
 
@@ -88,6 +95,7 @@ func (f *paneFollow) waitFor(ctx context.Context, d time.Duration) bool {
 func (f *paneFollow) read(ctx context.Context) (panestream.Read, error) {
 	r := f.st.Read(f.cursor)
 	f.cursor = r.Next
+	f.endRead = f.endRead || r.Gone
 	switch {
 	case r.Gone:
 		return r, paneExited(f.pane)
@@ -134,14 +142,47 @@ func paneExited(pane string) error {
 	return errorf(KindNotFound, "pane %s exited while waiting", pane)
 }
 
-// awaitOutput waits as wait does, calling progress each time tick fires.
-func (f *paneFollow) awaitOutput(ctx context.Context, tick <-chan time.Time, progress func()) error {
+// A waitStep is one wait's part of the loop every wait runs (see
+// paneFollow.until): what it does when its timer ticks, and with output.
+// Each reports whether the wait is over; an error of output ends it too.
+type waitStep interface {
+	tick() (over bool)
+	output(wctx context.Context) (over bool, err error)
+}
+
+// until is the one loop of every wait: it waits on the pane's stream or
+// tick, hands each to w, until w says the wait is over, the timeout
+// passes, or ctx (the caller's) ends, each of which has one answer here:
+//
+//   - w is over: over is true;
+//   - the timeout, also when it came during w's own pause or read:
+//     timedOut is true;
+//   - the caller's end: [KindCancelled] or [KindDeadline] (fromExec);
+//   - w.output failed: its error, a pane tmux no longer finds being the
+//     pane's end (see ended).
+func (f *paneFollow) until(ctx context.Context, timeout time.Duration, tick <-chan time.Time, w waitStep) (timedOut bool, err error) {
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	for {
-		ticked, err := f.wait(ctx, tick)
-		if !ticked {
-			return err
+		ticked, err := f.wait(wctx, tick)
+		over := false
+		switch {
+		case err != nil:
+		case ticked:
+			over = w.tick()
+		default:
+			over, err = w.output(wctx)
 		}
-		progress()
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return false, fromExec(ctx.Err())
+		case err != nil && wctx.Err() != nil:
+			return true, nil
+		case err != nil:
+			return false, f.ended(err)
+		case over:
+			return false, nil
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ func followFrom(m panestream.GridMark) gridFollow {
 // history since the last read (output, or a clear with scroll-on-clear)
 // cost no second read. Before, the rows are read again from where they
 // moved.
-func (s *Server) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
+func (s *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
 	expands := s.release().expandsCaptureRange()
 	for try := 0; ; try++ {
 		row := g.row

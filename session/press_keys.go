@@ -39,7 +39,7 @@ type Pressed struct {
 // after some keys were pressed says how many; a pane that exits before
 // its last key was pressed is such a failure, one that exits after it is
 // not.
-func (s *Server) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+func (s *paneEngine) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
 	return s.pressKeys(ctx, ref, a, pace, keySettle, true)
 }
 
@@ -56,7 +56,7 @@ const lineSettle = 3 * time.Millisecond
 // within pace. atShell says the pane's program is a shell at its line
 // editor, which has taken the text in once it has drawn it: the Enter
 // then waits lineSettle after the drawing, not keySettle.
-func (s *Server) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
+func (s *paneEngine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
 	a.KeyList, a.Enter = nil, true
 	settle := keySettle
 	if atShell {
@@ -67,7 +67,7 @@ func (s *Server) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs,
 
 // pressKeys is PressKeys with settle for keySettle; awaitLast says
 // whether to wait for the reaction to the last key too.
-func (s *Server) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
+func (s *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
 		keys = []string{a.Keys}

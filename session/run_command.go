@@ -121,7 +121,7 @@ const startGrace = 2 * time.Second
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 // The command is followed until it ends, also after the call's timeout:
 // the result's CommandID is for [Server.WaitForCommand].
-func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
+func (s *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.Background {
 		if c, ok, err := s.runPending(ctx, a); ok || err != nil {
 			if err != nil {
@@ -154,7 +154,7 @@ func (s *Server) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 // goroutine of its own once the prompt is drawn, as startCommand would
 // have typed it. Any other pane is not its (ok false, nil error): the
 // caller types at once. It fails only as the look at the pane fails.
-func (s *Server) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
+func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return nil, false, nil // startCommand says why
 	}
@@ -207,7 +207,7 @@ func (s *Server) runPending(ctx context.Context, a RunArgs) (*runningCommand, bo
 // startCommand looks at the pane, types the command line and starts its
 // follower. Nothing is typed when it fails. pending, if not nil, is the
 // background command kept for this line (runPending), to type it as.
-func (s *Server) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
+func (s *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
 	start := time.Now()
 	if pending != nil {
 		start = pending.start
@@ -249,7 +249,7 @@ func (s *Server) startCommand(ctx context.Context, a RunArgs, pending *runningCo
 // settleInput lets the pane answer keys this process sent it without
 // Enter a moment ago (C-u to clear a line), which may not have reached the
 // screen yet, before its input line is judged, and looks again.
-func (s *Server) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (s *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	in := f.st.LastInput()
 	if !in.Sent || !in.Fed || in.Enter || time.Since(in.At) >= inputSettle {
 		return p
@@ -270,7 +270,7 @@ func (s *Server) settleInput(ctx context.Context, f *paneFollow, p runProbe) run
 // starting, a prompt being drawn. A shell that has drawn nothing by
 // deadline gets nothing typed: the line would wait in the terminal and run
 // whenever the shell reads it, after this call.
-func (s *Server) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (s *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
@@ -315,7 +315,7 @@ func quitting(p runProbe) bool {
 // yet (the cursor on column 0, or tmux still naming the pane "tmux"), and
 // looks again once it is drawn. By deadline, a shell that has drawn nothing
 // gets nothing typed.
-func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	pane := f.pane
 	gen := s.Generation()
 	// A wait ended by the pane's following (the pane, or its server,
@@ -395,7 +395,7 @@ func (s *Server) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe
 // goneWhileStarting returns why a wait for the first prompt of pane's
 // shell ended without one, when it is that the pane, or its server (of
 // generation gen), is gone; nil while the pane lives.
-func (s *Server) goneWhileStarting(ctx context.Context, pane, gen string) error {
+func (s *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) error {
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 	defer cancel()
 	dead, status, ok := s.paneDead(qctx, pane)
@@ -403,7 +403,7 @@ func (s *Server) goneWhileStarting(ctx context.Context, pane, gen string) error 
 	case !ok || !dead:
 		return nil
 	case status == -2 && s.serverGone(qctx, gen):
-		return serverExited(s.sock, pane, "the command waited for the shell to draw its first prompt")
+		return serverExited(s.Socket(), pane, "the command waited for the shell to draw its first prompt")
 	case status == -2:
 		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
 	}
@@ -412,7 +412,7 @@ func (s *Server) goneWhileStarting(ctx context.Context, pane, gen string) error 
 
 // refuseUnready returns why a command must not be typed into the pane as
 // p found it, nil if it may be.
-func (s *Server) refuseUnready(pane string, p runProbe) error {
+func (s *paneEngine) refuseUnready(pane string, p runProbe) error {
 	switch {
 	case p.dead:
 		return errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
@@ -445,7 +445,7 @@ func (s *Server) refuseUnready(pane string, p runProbe) error {
 // typeCommand types the command line into the pane's shell and starts its
 // follower, which takes f over. Nothing is typed when it fails. pending,
 // if not nil, is the command kept for the line, which it fills in.
-func (s *Server) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
+func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
 	pane := f.pane
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
@@ -515,7 +515,7 @@ const (
 // is off the alternate screen. It returns the last look; f's cursor is
 // where the stream was before it, so that output drawn after the look (the
 // prompt) is still ahead of the cursor.
-func (s *Server) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (s *paneEngine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	gctx, cancel := context.WithTimeout(ctx, exitGrace)
 	defer cancel()
 	var last time.Time
@@ -549,14 +549,14 @@ const promptGrace = time.Second
 // PROMPT_SP draws and erases a mark on column 0 first.
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
-func (s *Server) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
+func (s *paneEngine) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
 	p, drawn, _ := s.awaitPromptFor(ctx, f, after, promptGrace)
 	return p, drawn
 }
 
 // awaitPromptFor is awaitPrompt waiting up to d. Its error is the end of
 // the pane's following (the pane or its server gone), not its own timeout.
-func (s *Server) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
+func (s *paneEngine) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
 	var text termtext.Lines
 	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, d)
@@ -616,7 +616,7 @@ type runProbe struct {
 
 // probe reads the pane's state, its session (for the output stream), where
 // the line will be echoed and the screen, in one round trip.
-func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
+func (s *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
 	cmds := []controlmode.Command{controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
 			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}\t#{history_limit}"),
@@ -651,7 +651,7 @@ func (s *Server) probe(ctx context.Context, pane string) (runProbe, error) {
 // paneDead reports whether pane is gone or dead, and the exit status of
 // its program when tmux kept it (remain-on-exit), else -1; -2 when the
 // pane is gone. It reports false if tmux could not be asked.
-func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
+func (s *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	// tmux marks a pane dead when its terminal closes and learns the exit
@@ -696,7 +696,7 @@ func (s *Server) paneDead(ctx context.Context, pane string) (dead bool, status i
 // notStarted looks at a pane whose shell has not started the command it
 // was given. It returns the error that names why, or nil if it cannot
 // tell yet (final false) and the wait should go on.
-func (s *Server) notStarted(ctx context.Context, pane string, final bool, id string) error {
+func (s *paneEngine) notStarted(ctx context.Context, pane string, final bool, id string) error {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	p, err := s.probe(qctx, pane)

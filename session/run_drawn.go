@@ -52,7 +52,7 @@ func (f *follower) readDrawn(ctx context.Context) {
 // then the rows with the one above them, which must end with above (the
 // command's last line, printed again), else the rows are not the
 // command's. It reports false when they cannot be read whole.
-func (s *Server) drawnRows(ctx context.Context, pane string, start gridAt, n int, above string) ([]string, bool) {
+func (s *paneEngine) drawnRows(ctx context.Context, pane string, start gridAt, n int, above string) ([]string, bool) {
 	rs, err := s.exec(ctx, markNowCommand(pane))
 	if err != nil {
 		return nil, false

@@ -344,7 +344,7 @@ func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error)
 // yet is an error that says why: a shell that took the line as the rest
 // of an earlier command will never start it; a later wait reports it as
 // running, not started, for the follower goes on looking.
-func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
+func (s *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	if !c.isTyped() {
@@ -388,7 +388,7 @@ func (s *Server) await(ctx context.Context, c *runningCommand, timeout time.Dura
 
 // withCursor gives a result whose output was cut the cursor that reads it
 // whole.
-func (s *Server) withCursor(ctx context.Context, res RunResult) RunResult {
+func (s *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
 	if res.OutputTruncated && res.Cursor == "" {
 		if c := s.cmds.get(res.CommandID); c != nil {
 			res.Cursor = s.sinceCursor(ctx, c.pane, c.outputFrom())
@@ -402,7 +402,7 @@ func (s *Server) withCursor(ctx context.Context, res RunResult) RunResult {
 // and output once it ended, else its output so far and TimedOut.
 // Its output is what no earlier answer about the command returned, unless
 // a.FromStart.
-func (s *Server) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
+func (s *paneEngine) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
 	c := s.cmds.get(a.ID)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
@@ -420,7 +420,7 @@ const interruptKey = "C-c"
 // command to end. It reports whether the command has ended.
 // A command that ended already is left alone: its pane may run something
 // else now.
-func (s *Server) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
+func (s *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
 	c := s.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return false, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
@@ -485,7 +485,7 @@ const interruptAgain = time.Second
 
 // CommandPane returns the pane command id was typed into, for a caller
 // that checks what the asker may see.
-func (s *Server) CommandPane(ctx context.Context, id string) (string, bool) {
+func (s *paneEngine) CommandPane(ctx context.Context, id string) (string, bool) {
 	c := s.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return "", false
@@ -501,7 +501,7 @@ const lookEvery = time.Second
 
 // followCommand reads the pane's output until the command ends, and
 // records how it ended. It owns pf and stops it when done.
-func (s *Server) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
+func (s *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
 	defer s.cmds.wg.Done()
 	now := time.Now()
 	f := &follower{s: s, c: c, pane: pf, scan: shellrun.NewScan(tag),
@@ -515,7 +515,7 @@ func (s *Server) followCommand(ctx context.Context, c *runningCommand, pf *paneF
 // followed, the scan for its markers, and when it last looked at the
 // pane. Only its goroutine touches it.
 type follower struct {
-	s    *Server
+	s    *paneEngine
 	c    *runningCommand
 	pane *paneFollow
 	text termtext.Lines
@@ -760,7 +760,7 @@ func (f *follower) lookNow(ctx context.Context) bool {
 // typed, with no command running. A shell that prints no marks, and every
 // release before 3.8, leaves it unknown. The line keeps the command's
 // status for the shell to report (shellrun.LineKeeping).
-func (s *Server) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
+func (s *paneEngine) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
 	if end != EndUnknown || !s.release().recordsCommandMarks() {
 		return 0, false
 	}
@@ -798,7 +798,7 @@ func (f *follower) lost(ctx context.Context, end error) bool {
 // paneFate asks tmux what became of the pane of a command whose stream
 // ended (the pane closed) or whose client ended. It returns "" while the
 // pane lives with the same program.
-func (s *Server) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
+func (s *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	gen := s.Generation()
@@ -830,7 +830,7 @@ func (s *Server) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, s
 // serverGone reports whether the server of generation gen has exited or
 // is exiting: no server answers, another one does, or it has no session
 // left (tmux exits once its last session is gone).
-func (s *Server) serverGone(ctx context.Context, gen string) bool {
+func (s *paneEngine) serverGone(ctx context.Context, gen string) bool {
 	rs, err := s.exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
 	if err != nil {
 		var e *Error
@@ -841,7 +841,7 @@ func (s *Server) serverGone(ctx context.Context, gen string) bool {
 
 // sameShell reports whether c's pane still runs, alive, the process c was
 // typed into, in one round trip; true when tmux could not be asked.
-func (s *Server) sameShell(ctx context.Context, c *runningCommand) bool {
+func (s *paneEngine) sameShell(ctx context.Context, c *runningCommand) bool {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
@@ -852,7 +852,7 @@ func (s *Server) sameShell(ctx context.Context, c *runningCommand) bool {
 	return strings.Join(rs[0].Lines, "") == c.pane+"\t0\t"+c.pid
 }
 
-func (s *Server) panePid(ctx context.Context, pane string) (string, error) {
+func (s *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
 	if err != nil {
 		return "", err
@@ -864,7 +864,7 @@ func (s *Server) panePid(ctx context.Context, pane string) (string, error) {
 // ending: respawned, or its shell back at the prompt it had when the
 // command was typed (the command was interrupted, or its end marker passed
 // while no client was attached).
-func (s *Server) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
+func (s *paneEngine) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	p, err := s.probe(qctx, c.pane)
@@ -914,7 +914,7 @@ func (c *runningCommand) seenBetween(p runProbe) []string {
 // backAtPrompt reports whether the command c has ended, looking at its
 // pane: a shell back at its prompt (the command was interrupted) ends it,
 // once its follower has had a moment to read an end marker that came.
-func (s *Server) backAtPrompt(ctx context.Context, c *runningCommand) bool {
+func (s *paneEngine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	if c.ended() {
 		return true
 	}

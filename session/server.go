@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
@@ -26,8 +25,6 @@ type Server struct {
 	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
-	cmds      commandSet     // the commands RunCommand typed, followed to their end
-	prompts   promptMemory   // the prompt each pane's shell drew after a command
 	recs      recordings     // the recordings of panes (record.go)
 	agents    agentMemory    // the agent CLI found in each pane
 
@@ -39,9 +36,10 @@ type Server struct {
 	// queue no notification and pass.
 	gate *crashgate.Gate
 
-	// gridLooks counts the reads of a pane's grid waits make (readRows),
-	// for the benchmarks: how many a flood costs.
-	gridLooks atomic.Int64
+	// The pane-following engine (engine.go): the waits, run_command and
+	// its follower, key presses, capture_since and the grid reads. It
+	// reaches tmux only through this Server, as its paneHost.
+	*paneEngine
 }
 
 func newServer(opts *Options, sock Socket) *Server {
@@ -52,6 +50,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		kick: make(chan struct{}, 1),
 		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
+	s.paneEngine = &paneEngine{paneHost: s, log: opts.Logger}
 	s.shots = &oneShots{opts: opts, sock: sock, gate: s.gate}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
 		ready:       s.readyClient,

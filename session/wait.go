@@ -97,7 +97,7 @@ type entryState struct {
 
 // readEntry reads the pane's mode and its visible screen in one round
 // trip.
-func (s *Server) readEntry(ctx context.Context, pane string) (entryState, error) {
+func (s *paneEngine) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := s.exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x}"),
 		CaptureArgs{Join: true}.command(pane))
@@ -252,7 +252,7 @@ func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
 // lastOutput returns the second after pane last printed, as tmux 3.8 keeps
 // it (pane_last_output_time, whole seconds); false if it never printed or
 // the time cannot be read.
-func (s *Server) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
+func (s *paneEngine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
 	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
 	if err != nil {
 		return time.Time{}, false
@@ -310,7 +310,7 @@ type QuietResult struct {
 // this process sent it, whichever is later, as far as they are known: a
 // pane nobody followed before the wait counts from the wait's start. A
 // timer, reset by each %output, does the waiting: nothing is polled.
-func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
+func (s *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
 	start := time.Now()
 	if a.Reading && a.Quiet <= 0 {
 		return QuietResult{}, errorf(KindInvalid, "waiting for the program to read input needs a quiet time")
@@ -336,7 +336,7 @@ func (s *Server) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 
 // A quietWait is one WaitQuiet in progress. Only its call touches it.
 type quietWait struct {
-	s     *Server
+	s     *paneEngine
 	ctx   context.Context
 	a     QuietArgs
 	pane  string
@@ -347,6 +347,7 @@ type quietWait struct {
 	armed      bool
 	progressAt time.Time // the next progress report; zero if none
 	since      time.Time // when the pane was last seen printing, or told to
+	timer      *time.Timer
 	res        QuietResult
 }
 
@@ -391,50 +392,52 @@ func (q *quietWait) done() (QuietResult, error) {
 // quiet period, which each %output moves, and the progress reports:
 // nothing is polled.
 func (q *quietWait) follow() (QuietResult, error) {
-	wctx, cancel := context.WithTimeout(q.ctx, q.a.Timeout)
-	defer cancel()
 	q.armed = q.a.Quiet > 0
 	if q.a.Progress != nil {
 		q.progressAt = q.start.Add(time.Second)
 	}
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	q.rearm(timer)
-	for {
-		ticked, err := q.f.wait(wctx, timer.C)
-		switch {
-		case err != nil && q.ctx.Err() != nil:
-			return QuietResult{}, fromExec(q.ctx.Err())
-		case err != nil:
-			q.res.TimedOut = true
-			return q.done()
-		case ticked:
-			if q.tick() {
-				return q.done()
-			}
-			q.rearm(timer)
-			continue
-		}
-		since := q.since
-		printed, err := q.read(wctx)
-		switch {
-		case err != nil && wctx.Err() != nil && q.ctx.Err() == nil:
-			q.res.TimedOut = true // the timeout came while a lost client was replaced
-			return q.done()
-		case err != nil:
-			return QuietResult{}, err
-		case printed && q.a.Quiet == 0:
-			return q.done()
-		case printed || !q.armed || q.since != since:
-			q.armed = q.a.Quiet > 0
-		}
-		q.rearm(timer)
+	q.timer = time.NewTimer(time.Hour)
+	defer q.timer.Stop()
+	q.rearm()
+	timedOut, err := q.f.until(q.ctx, q.a.Timeout, q.timer.C, q)
+	if err != nil {
+		return QuietResult{}, err
 	}
+	q.res.TimedOut = timedOut
+	return q.done()
+}
+
+// output takes what the pane printed: with a quiet time, it starts the
+// quiet period again; without, the wait is over.
+func (q *quietWait) output(wctx context.Context) (bool, error) {
+	since := q.since
+	printed, err := q.read(wctx)
+	switch {
+	case err != nil:
+		return false, err
+	case printed && q.a.Quiet == 0:
+		return true, nil
+	case printed || !q.armed || q.since != since:
+		q.armed = q.a.Quiet > 0
+	}
+	q.rearm()
+	return false, nil
 }
 
 // tick handles the timer: a progress report due, or the end of the quiet
-// period. It reports whether the pane is quiet.
+// period. It reports whether the pane is quiet, and sets the timer again
+// if not.
 func (q *quietWait) tick() bool {
+	if q.quietNow() {
+		return true
+	}
+	q.rearm()
+	return false
+}
+
+// quietNow reports whether the quiet period is over, after a progress
+// report that is due.
+func (q *quietWait) quietNow() bool {
 	now := time.Now()
 	if !q.progressAt.IsZero() && !now.Before(q.progressAt) {
 		q.a.Progress(now.Sub(q.start))
@@ -461,7 +464,8 @@ func (q *quietWait) tick() bool {
 
 // rearm sets the timer to the nearer of the quiet period's end and the
 // next progress report.
-func (q *quietWait) rearm(t *time.Timer) {
+func (q *quietWait) rearm() {
+	t := q.timer
 	var next time.Time
 	if q.armed {
 		next = q.since.Add(q.a.Quiet)

@@ -29,7 +29,7 @@ import (
 // full-screen program (the alternate screen: vim, less, a TUI), lines mean
 // little, and the screen as drawn is matched instead, read again after the
 // program prints: at once, then at most once per a.Interval.
-func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
+func (s *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
 	pats, stops, err := a.compile()
 	if err != nil {
@@ -63,7 +63,7 @@ func (s *Server) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error
 // stream, whether it reads lines or the screen, and its matching state.
 // Only its call touches it.
 type textWait struct {
-	s        *Server
+	s        *paneEngine
 	ctx      context.Context
 	a        WaitArgs
 	pane     string
@@ -87,15 +87,16 @@ type textWait struct {
 	moves paneread.RowTracker
 	// gridEcho are the rows the last read of the grid took for echo.
 	gridEcho []string
+	outcome  string // the outcome output found
 }
 
 // errWaitOver ends a wait whose context ended during a pause between two
-// reads; follow answers it as the timeout or the caller's end.
+// reads; paneFollow.until answers it as the timeout or the caller's end.
 var errWaitOver = errors.New("the wait's time is over")
 
 // newTextWait settles what the wait matches. f's position was taken
 // before the entry's look, so that nothing landing meanwhile is missed.
-func (s *Server) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
+func (s *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
 	in := f.st.LastInput()
 	since := a.Since
 	if since == "" {
@@ -276,45 +277,41 @@ func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
 // follow waits for the pane's output until a match, the timeout or the
 // pane's end. It wakes on %output and never polls.
 func (t *textWait) follow() (WaitResult, error) {
-	wctx, cancel := context.WithTimeout(t.ctx, t.a.Timeout)
-	defer cancel()
 	tick, stop := progressTicker(t.a.Progress)
 	defer stop()
-	for {
-		if err := t.f.awaitOutput(wctx, tick, t.progress); err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil {
-				return t.done(OutcomeTimeout)
-			}
-			return WaitResult{}, fromExec(err)
-		}
-		// Read the screen at most once per interval: the program may be
-		// drawing still.
-		if t.screen && !pause(wctx, t.interval-time.Since(t.lastRead)) {
-			return t.over()
-		}
-		outcome, ok, err := t.next(wctx)
-		switch {
-		case errors.Is(err, errWaitOver) || err != nil && wctx.Err() != nil:
-			return t.over()
-		case err != nil:
-			return WaitResult{}, t.f.ended(err)
-		case ok:
-			return t.done(outcome)
-		}
+	timedOut, err := t.f.until(t.ctx, t.a.Timeout, tick, t)
+	switch {
+	case err != nil:
+		return WaitResult{}, err
+	case timedOut:
+		return t.done(OutcomeTimeout)
 	}
+	return t.done(t.outcome)
+}
+
+// tick reports the wait's progress: the ticks come only when the caller
+// asked for it.
+func (t *textWait) tick() bool {
+	t.progress()
+	return false
+}
+
+// output matches what the pane printed; the wait is over at a match.
+func (t *textWait) output(wctx context.Context) (bool, error) {
+	// Read the screen at most once per interval: the program may be
+	// drawing still.
+	if t.screen && !pause(wctx, t.interval-time.Since(t.lastRead)) {
+		return false, errWaitOver
+	}
+	outcome, ok, err := t.next(wctx)
+	if ok {
+		t.outcome = outcome
+	}
+	return ok, err
 }
 
 // progress reports the wait's progress, if the caller asked for it.
 func (t *textWait) progress() { t.a.Progress(time.Since(t.start)) }
-
-// over answers a wait whose context ended during a pause: its timeout,
-// or the caller's end.
-func (t *textWait) over() (WaitResult, error) {
-	if t.ctx.Err() == nil {
-		return t.done(OutcomeTimeout)
-	}
-	return WaitResult{}, fromExec(t.ctx.Err())
-}
 
 // next reads what the pane printed since the cursor and matches it. The
 // partial line stays in the rebuilt text and is matched again once more

@@ -1,0 +1,348 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
+
+// The engine's own tests drive its waits through a fake paneHost, as
+// rueidis tests its mux with mock wires: one pane, %1, whose stream the
+// test feeds by hand (output, the pane's end, the end of the client that
+// delivered it) and whose screen the fake's capture-pane shows, with no
+// tmux. They run in synctest bubbles: time passes only when every
+// goroutine waits, so a timeout is an event like the others, and a wait
+// that stops making progress ends at its timeout at once.
+
+const fakePane = "%1"
+
+// fakeHost is a paneHost with one pane.
+type fakeHost struct {
+	t  *testing.T
+	st *panestream.Stream
+
+	mu      sync.Mutex
+	src     uint64   // the client delivering the pane's output now
+	screen  []string // what capture-pane shows
+	gone    bool     // tmux no longer finds the pane
+	rejoin  error    // what watching the pane again answers; nil: a new client follows it
+	watches int      // watches of the pane asked for
+}
+
+func newFakeHost(t *testing.T, screen ...string) *fakeHost {
+	return &fakeHost{t: t, st: panestream.New(), screen: screen}
+}
+
+func (h *fakeHost) exec(_ context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rs := make([]controlmode.Reply, len(cmds))
+	for i, c := range cmds {
+		if h.gone {
+			return nil, errorf(KindNotFound, "can't find pane: %s", fakePane)
+		}
+		switch text := c.String(); {
+		case c.Name() == "capture-pane":
+			rs[i].Lines = slices.Clone(h.screen)
+		case strings.Contains(text, "#{pane_id} #{alternate_on}"): // readEntry
+			rs[i].Lines = []string{fakePane + " 0 0 0 2000 0 80 0"}
+		case strings.Contains(text, "#{pane_id} #{history_size}"): // readRows
+			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 0 0"}
+		default:
+			h.t.Errorf("the fake host runs no %s", text)
+		}
+	}
+	return rs, nil
+}
+
+func (h *fakeHost) watchPane(context.Context, string) (*panestream.Stream, func(), error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.watches++
+	switch {
+	case h.gone:
+		return nil, nil, errorf(KindNotFound, "can't find pane: %s", fakePane)
+	case h.watches > 1 && h.rejoin != nil:
+		return nil, nil, h.rejoin
+	}
+	h.src++
+	h.st.Adopt(h.src)
+	return h.st, func() {}, nil
+}
+
+func (h *fakeHost) watchPaneIn(pane, _ string) (*panestream.Stream, func(), error) {
+	return h.watchPane(context.Background(), pane)
+}
+
+func (h *fakeHost) ResolvePane(_ context.Context, ref PaneRef) (string, error) {
+	if ref.PaneID != fakePane {
+		return "", errorf(KindNotFound, "can't find pane: %s", ref.PaneID)
+	}
+	return fakePane, nil
+}
+
+func (h *fakeHost) release() release                                      { return releaseOf("3.3a") }
+func (h *fakeHost) paneForeground(context.Context, string) Foreground     { return Foreground{} }
+func (h *fakeHost) Foreground(context.Context, string, string) Foreground { return Foreground{} }
+func (h *fakeHost) Socket() Socket                                        { return Socket{} }
+func (h *fakeHost) Generation() string                                    { return "g1" }
+func (h *fakeHost) syncStream(context.Context, *panestream.Stream) error  { return nil }
+func (h *fakeHost) fed(string) bool                                       { return true }
+func (h *fakeHost) paneWidth(string) int                                  { return 80 }
+
+func (h *fakeHost) noteInputAs(inputStart, string, string, bool, panestream.GridMark, string) {
+	h.t.Error("the waits type nothing")
+}
+
+func (h *fakeHost) SendKeys(context.Context, PaneRef, SendKeysArgs) (string, error) {
+	h.t.Error("the waits press no keys")
+	return "", nil
+}
+
+func (h *fakeHost) guardFor(context.Context, bool) (keyGuard, error) {
+	h.t.Error("the waits press no keys")
+	return keyGuard{}, nil
+}
+
+func (h *fakeHost) refusedInMode(_ context.Context, err error, _ string, _ guarded) (bool, error) {
+	return false, err
+}
+
+func (h *fakeHost) CommandMarks(context.Context, string) (CommandMarks, error) {
+	return CommandMarks{}, nil
+}
+
+// A streamEvent is one thing that happens to the pane while a wait
+// follows it; the zero fields do nothing.
+type streamEvent struct {
+	after  time.Duration // time passes first
+	output string        // the pane prints
+	screen []string      // capture-pane shows this from now on
+	closed bool          // the pane goes away
+	lost   bool          // the client delivering its output ends
+	rejoin error         // and watching the pane again answers this
+	cancel bool          // the caller gives up
+}
+
+// apply makes ev happen, once the wait is waiting.
+func (h *fakeHost) apply(ev streamEvent, cancel func()) {
+	if ev.after > 0 {
+		time.Sleep(ev.after)
+	}
+	h.mu.Lock()
+	if ev.screen != nil {
+		h.screen = ev.screen
+	}
+	if ev.rejoin != nil {
+		h.rejoin = ev.rejoin
+	}
+	if ev.closed {
+		h.gone = true
+	}
+	src := h.src
+	h.mu.Unlock()
+	if ev.output != "" {
+		h.st.Append(src, []byte(ev.output))
+	}
+	if ev.closed {
+		h.st.Close()
+	}
+	if ev.lost {
+		h.st.SourceEnded(src)
+	}
+	if ev.cancel {
+		cancel()
+	}
+}
+
+// drive runs wait in a synctest bubble on a fake host showing screen, and
+// makes the events happen one by one, each once every goroutine waits. It
+// returns what wait answered and how much (fake) time it took.
+func drive[R any](t *testing.T, screen []string, events []streamEvent, wait func(ctx context.Context, e *paneEngine) (R, error)) (res R, took time.Duration, err error) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		h := newFakeHost(t, screen...)
+		e := &paneEngine{paneHost: h}
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		start := time.Now()
+		type answer struct {
+			res  R
+			err  error
+			took time.Duration
+		}
+		done := make(chan answer, 1)
+		go func() {
+			r, err := wait(ctx, e)
+			done <- answer{r, err, time.Since(start)}
+		}()
+		for _, ev := range events {
+			synctest.Wait()
+			h.apply(ev, cancel)
+		}
+		a := <-done
+		res, err, took = a.res, a.err, a.took
+	})
+	return res, took, err
+}
+
+// wantError checks err against the kind and words a case wants; kind 0
+// wants no error.
+func wantError(t *testing.T, err error, kind Kind, words string) {
+	t.Helper()
+	var e *Error
+	switch {
+	case kind == 0 && err != nil:
+		t.Fatalf("error %v, want none", err)
+	case kind == 0:
+	case !errors.As(err, &e):
+		t.Fatalf("error %v, want a %s *Error", err, kind)
+	case e.Kind != kind || !strings.Contains(e.Msg, words):
+		t.Fatalf("error %q (%s), want %s with %q", e.Msg, e.Kind, kind, words)
+	}
+}
+
+var errServerGone = errorf(KindNoServer, "no server running on the socket")
+
+// TestEngineWaitForText runs WaitForText against stream events: each way
+// a wait can end (a match in output or on the screen, a stop pattern, the
+// pane's end, the end of the client that delivered its output, with and
+// without another to follow it, the timeout, the caller's end) has one
+// answer.
+func TestEngineWaitForText(t *testing.T) {
+	const timeout = 5 * time.Second
+	for _, tc := range []struct {
+		name     string
+		screen   []string // at the wait's start
+		patterns []string
+		events   []streamEvent
+		outcome  string
+		lines    []string // MatchedLines
+		kind     Kind     // the error's; 0 for none
+		words    string
+		took     time.Duration // how long the wait took, when it is known
+	}{
+		{name: "output matches", events: []streamEvent{{output: "working\r\ndone\r\n"}},
+			outcome: OutcomeMatched, lines: []string{"done"}},
+		{name: "a line in two chunks", events: []streamEvent{{output: "do"}, {after: time.Second, output: "ne\r\n"}},
+			outcome: OutcomeMatched, lines: []string{"done"}, took: time.Second},
+		{name: "the line being printed matches", events: []streamEvent{{output: "$ done"}},
+			outcome: OutcomeMatched, lines: []string{"$ done"}},
+		{name: "the screen at the start matches", screen: []string{"$ make", "done"},
+			outcome: OutcomeMatched, lines: []string{"done"}},
+		{name: "a stop pattern", events: []streamEvent{{output: "error: no rule\r\n"}},
+			outcome: OutcomeStopped, lines: []string{"error: no rule"}},
+		{name: "a stop pattern wins a tie", events: []streamEvent{{output: "done with error\r\n"}},
+			outcome: OutcomeStopped},
+		{name: "any output, with no pattern", patterns: []string{}, events: []streamEvent{{output: "x"}},
+			outcome: OutcomeAnyOutput},
+		{name: "no output: the timeout", outcome: OutcomeTimeout, took: timeout},
+		{name: "other output: the timeout", events: []streamEvent{{output: "working\r\n"}, {after: time.Second, output: "still\r\n"}},
+			outcome: OutcomeTimeout, took: timeout},
+		{name: "the pane exits", events: []streamEvent{{output: "working\r\n"}, {after: time.Second, closed: true}},
+			kind: KindNotFound, words: "pane %1 exited while waiting", took: time.Second},
+		{name: "the pane's last output before it exits", events: []streamEvent{{output: "done\r\n", closed: true}},
+			outcome: OutcomeMatched, lines: []string{"done"}},
+		{name: "the client ends and another follows", events: []streamEvent{{lost: true}, {after: time.Second, output: "done\r\n"}},
+			outcome: OutcomeMatched, lines: []string{"done"}, took: time.Second},
+		{name: "the client ends, and the grid shows the match", events: []streamEvent{{screen: []string{"done"}, lost: true}},
+			outcome: OutcomeMatched, lines: []string{"done"}},
+		{name: "the client ends and no other can follow", events: []streamEvent{{lost: true, rejoin: errServerGone}},
+			kind: KindConnLost, words: "no other could follow it"},
+		{name: "the client ends and the pane is gone", events: []streamEvent{{lost: true, rejoin: errorf(KindNotFound, "can't find pane: %%1")}},
+			kind: KindNotFound, words: "exited while waiting"},
+		{name: "the caller gives up", events: []streamEvent{{after: time.Second, cancel: true}},
+			kind: KindCancelled, took: time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"done"}, Stop: []string{"error"}, Timeout: timeout}
+			if tc.patterns != nil {
+				a.Patterns = tc.patterns
+			}
+			screen := tc.screen
+			if screen == nil {
+				screen = []string{"$ make"}
+			}
+			res, took, err := drive(t, screen, tc.events, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+				return e.WaitForText(ctx, a)
+			})
+			wantError(t, err, tc.kind, tc.words)
+			if tc.kind != 0 {
+				return
+			}
+			if res.Outcome != tc.outcome || tc.lines != nil && !slices.Equal(res.MatchedLines, tc.lines) {
+				t.Errorf("outcome %q with %q, want %q with %q (tail %q)", res.Outcome, res.MatchedLines, tc.outcome, tc.lines, res.Tail)
+			}
+			if tc.took != 0 && took != tc.took {
+				t.Errorf("the wait took %v, want %v", took, tc.took)
+			}
+		})
+	}
+}
+
+// TestEngineWaitQuiet runs WaitQuiet against stream events: the quiet
+// period is counted from the last output, and the pane's end and the
+// client's end have the answers the text wait has.
+func TestEngineWaitQuiet(t *testing.T) {
+	const timeout, quiet = 5 * time.Second, time.Second
+	printEvery := func(d time.Duration, n int) []streamEvent {
+		evs := make([]streamEvent, n)
+		for i := range evs {
+			evs[i] = streamEvent{after: d, output: "."}
+		}
+		return evs
+	}
+	for _, tc := range []struct {
+		name   string
+		quiet  time.Duration
+		events []streamEvent
+		want   QuietResult // Quiet, TimedOut, Changed and Bytes
+		kind   Kind
+		words  string
+		took   time.Duration
+	}{
+		{name: "quiet from the start", quiet: quiet, want: QuietResult{Quiet: true}, took: quiet},
+		{name: "quiet after the last output", quiet: quiet,
+			events: []streamEvent{{after: 500 * time.Millisecond, output: "ab"}, {after: 700 * time.Millisecond, output: "c"}},
+			want:   QuietResult{Quiet: true, Changed: true, Bytes: 3}, took: 2200 * time.Millisecond},
+		{name: "never quiet: the timeout", quiet: quiet, events: printEvery(400*time.Millisecond, 14),
+			want: QuietResult{TimedOut: true, Changed: true, Bytes: 12}, took: timeout},
+		{name: "the first output, with no quiet time", events: []streamEvent{{after: 300 * time.Millisecond, output: "x"}},
+			want: QuietResult{Changed: true, Bytes: 1}, took: 300 * time.Millisecond},
+		{name: "the pane exits", quiet: quiet, events: []streamEvent{{after: 500 * time.Millisecond, closed: true}},
+			kind: KindNotFound, words: "pane %1 exited while waiting", took: 500 * time.Millisecond},
+		{name: "the client ends and another follows", quiet: quiet, events: []streamEvent{{after: 500 * time.Millisecond, lost: true}},
+			want: QuietResult{Quiet: true}, took: 1500 * time.Millisecond},
+		{name: "the client ends and no other can follow", quiet: quiet,
+			events: []streamEvent{{after: 500 * time.Millisecond, lost: true, rejoin: errServerGone}},
+			kind:   KindConnLost, words: "no other could follow it"},
+		{name: "the caller gives up", quiet: 10 * time.Second, events: []streamEvent{{after: time.Second, cancel: true}},
+			kind: KindCancelled, took: time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := QuietArgs{Pane: PaneRef{PaneID: fakePane}, Quiet: tc.quiet, Timeout: timeout}
+			res, took, err := drive(t, nil, tc.events, func(ctx context.Context, e *paneEngine) (QuietResult, error) {
+				return e.WaitQuiet(ctx, a)
+			})
+			wantError(t, err, tc.kind, tc.words)
+			if tc.kind != 0 {
+				return
+			}
+			got := QuietResult{Quiet: res.Quiet, TimedOut: res.TimedOut, Changed: res.Changed, Bytes: res.Bytes}
+			if got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+			if tc.took != 0 && took != tc.took {
+				t.Errorf("the wait took %v, want %v", took, tc.took)
+			}
+		})
+	}
+}
