@@ -288,7 +288,7 @@ func (b *TmuxBackend) WaitForPaneExit(ctx context.Context, in WaitForPaneExitIn)
 	if err != nil {
 		return PaneExitResult{}, err
 	}
-	out := PaneExitResult{Exited: e.Exited, TimedOut: e.TimedOut, PaneClosed: e.Closed, PaneRemoved: e.Removed}
+	out := PaneExitResult{Exited: e.Exited, TimedOut: e.TimedOut, PaneClosed: e.Closed, PaneRemoved: e.Removed, StatusUnreported: e.Unreported}
 	if e.HasStatus {
 		status := e.Status
 		out.ExitStatus = &status

@@ -88,12 +88,14 @@ type PaneContentMatch struct {
 
 // PaneExitResult is the answer of wait_for_pane_exit.
 type PaneExitResult struct {
-	Exited      bool   `json:"exited"`
-	ExitStatus  *int   `json:"exit_status,omitempty"`
-	Signal      string `json:"signal,omitempty"`
-	TimedOut    bool   `json:"timed_out,omitempty"`
-	PaneClosed  bool   `json:"pane_closed,omitempty"`
-	PaneRemoved bool   `json:"pane_removed,omitempty"`
+	Exited     bool   `json:"exited"`
+	ExitStatus *int   `json:"exit_status,omitempty"`
+	Signal     string `json:"signal,omitempty"`
+	// StatusUnreported is why an exit has neither exit_status nor signal.
+	StatusUnreported string `json:"status_unreported,omitempty" jsonschema:"Why exit_status and signal are absent."`
+	TimedOut         bool   `json:"timed_out,omitempty"`
+	PaneClosed       bool   `json:"pane_closed,omitempty"`
+	PaneRemoved      bool   `json:"pane_removed,omitempty"`
 }
 
 // ServerInfo describes a tmux server.

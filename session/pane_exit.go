@@ -36,6 +36,10 @@ type PaneExit struct {
 	// read: remain-on-exit was held for the wait only, and the pane's own
 	// setting would not have kept it.
 	Removed bool
+	// Unreported says why an exit has neither status nor signal: the
+	// release did not report them (3.3a loses a held pane's status now
+	// and then: release.losesDeadStatus). "" when either is known.
+	Unreported string
 	// TimedOut reports that the program still ran when the wait ended.
 	TimedOut bool
 	Elapsed  time.Duration
@@ -154,17 +158,20 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 	switch {
 	case err != nil && IsNotFound(err):
 		res.Closed = !res.Exited
+		res.Unreported = unreported(rel, res)
 		return res, nil
 	case err != nil:
 		var e *Error
 		if errors.As(err, &e) && e.Kind == KindNoServer {
 			res.Closed = !res.Exited
+			res.Unreported = unreported(rel, res)
 			return res, nil
 		}
 		return res, afterChange(err)
 	}
 	wasDead := res.Exited
 	dead, gone := readDeath(pane, strings.Join(rs[2].Lines, ""), &res)
+
 	switch {
 	case gone:
 		res.Closed = !res.Exited
@@ -178,7 +185,20 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 			res.Removed = true
 		}
 	}
+	res.Unreported = unreported(rel, res)
 	return res, nil
+}
+
+// unreported says why e, an exit, has neither status nor signal; "" when
+// it has one, or is no exit.
+func unreported(rel release, e PaneExit) string {
+	switch {
+	case !e.Exited || e.HasStatus || e.Signaled:
+		return ""
+	case rel.losesDeadStatus():
+		return "tmux " + rel.version + " did not report it: this release now and then never reaps a pane's program that remain-on-exit keeps, and loses its status (fixed in 3.4)"
+	}
+	return "tmux " + rel.version + " reported the pane dead with neither exit status nor signal"
 }
 
 // awaitDeath returns once the pane-died hook signalled channel, the pane
