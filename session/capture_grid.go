@@ -81,10 +81,10 @@ type sinceRead struct {
 // dropped old history since (or may have: see gridAt.rowNow), or the pane
 // was resized; the stream from offset serves then. A full-screen program's
 // screen is read as drawn (alternate).
-func (s *paneEngine) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
+func (e *paneEngine) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
 	start := from.row - from.hist // from the screen's top row; negative in history
 	for try := 0; ; try++ {
-		rs, err := s.exec(ctx, markNowCommand(pane),
+		rs, err := e.exec(ctx, markNowCommand(pane),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"),
 			controlmode.NewCommand("capture-pane", "-p", "-t", pane))
 		if err != nil {

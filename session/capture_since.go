@@ -86,13 +86,13 @@ type SinceResult struct {
 //
 // A cursor of a pane that is gone reads the output of the command
 // run_command typed there, as the command keeps it (see sinceCommand).
-func (s *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
+func (e *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
-	res, err := s.captureSince(ctx, a, start)
-	var e *Error
-	if err != nil && a.Cursor != "" && errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer) {
+	res, err := e.captureSince(ctx, a, start)
+	var fail *Error
+	if err != nil && a.Cursor != "" && errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer) {
 		if pane, gen, offset, _, perr := parseCursor(a.Cursor, OwnerOf(ctx)); perr == nil {
-			if res, ok := s.sinceCommand(ctx, a, pane, gen, offset, start); ok {
+			if res, ok := e.sinceCommand(ctx, a, pane, gen, offset, start); ok {
 				return res, nil
 			}
 		}
@@ -100,19 +100,19 @@ func (s *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult
 	return res, err
 }
 
-func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
-	pane, gen, offset, from, err := s.sinceTarget(ctx, a)
+func (e *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
+	pane, gen, offset, from, err := e.sinceTarget(ctx, a)
 	if err != nil {
 		return SinceResult{}, err
 	}
-	if gen != "" && gen != s.Generation() {
+	if gen != "" && gen != e.Generation() {
 		// Another server now, or none: a command's output of the old one
 		// is read from the command.
-		if res, ok := s.sinceCommand(ctx, a, pane, gen, offset, start); ok {
+		if res, ok := e.sinceCommand(ctx, a, pane, gen, offset, start); ok {
 			return res, nil
 		}
 	}
-	f, err := s.followPane(ctx, pane)
+	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return SinceResult{}, err
 	}
@@ -125,11 +125,11 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 	// The stream first holds all tmux read before the call, then the next
 	// cursor's offset is taken, before tmux is asked for rows, so that the
 	// stream from it holds all that comes after the rows read.
-	if err := s.syncStream(ctx, st); err != nil {
+	if err := e.syncStream(ctx, st); err != nil {
 		return SinceResult{}, err
 	}
 	pos, _ := st.Position()
-	missed := offset < 0 || gen != s.Generation()
+	missed := offset < 0 || gen != e.Generation()
 	var lines []string
 	next := pos
 	var mark gridAt
@@ -141,16 +141,16 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 		if r := st.Read(offset); r.Missed == 0 && !r.Paused && offset <= r.Next {
 			end := bytes.LastIndexByte(r.Data, '\n') + 1
 			var used int
-			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], s.paneWidth(pane), a.MaxLines, a.MaxBytes)
+			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], e.paneWidth(pane), a.MaxLines, a.MaxBytes)
 			res.Truncated = res.TruncatedLines > 0
-			res.Cursor = s.sinceCursor(ctx, pane, offset+int64(used))
+			res.Cursor = e.sinceCursor(ctx, pane, offset+int64(used))
 			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
 			return res, nil
 		}
 		missed = true
 	}
 	if !missed && from.known {
-		g, err := s.readSince(ctx, pane, st, offset, from)
+		g, err := e.readSince(ctx, pane, st, offset, from)
 		if err != nil {
 			return SinceResult{}, err
 		}
@@ -162,7 +162,7 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 	if !missed && !asked {
 		// A cursor without a grid mark: the pane's state first, so that a
 		// full-screen program is read as drawn, not from its bytes.
-		at, screen, err := s.screenNow(ctx, pane)
+		at, screen, err := e.screenNow(ctx, pane)
 		if err != nil {
 			return SinceResult{}, err
 		}
@@ -173,13 +173,13 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 	}
 	if !missed && !read {
 		var ok bool
-		if lines, next, res.LastLineUnfinished, ok = s.streamSince(st, pane, offset); !ok {
+		if lines, next, res.LastLineUnfinished, ok = e.streamSince(st, pane, offset); !ok {
 			missed = true
 		}
 	}
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
-		at, screen, err := s.screenNow(ctx, pane)
+		at, screen, err := e.screenNow(ctx, pane)
 		if err != nil {
 			return SinceResult{}, err
 		}
@@ -187,7 +187,7 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 		next, res.LinesMissed = pos, offset >= 0
 	}
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
-	res.Cursor = s.cursorAt(ctx, pane, next, mark)
+	res.Cursor = e.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -196,11 +196,11 @@ func (s *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 // command run_command typed there kept (see runningCommand.raw): the
 // output stays readable through the command's output_cursor after the
 // pane closed. ok is false when no command holds the cursor's offset.
-func (s *paneEngine) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
+func (e *paneEngine) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
 	if a.Cursor == "" {
 		return SinceResult{}, false
 	}
-	data, at, missed, ok := s.cmds.outputOf(OwnerOf(ctx), pane, gen, offset)
+	data, at, missed, ok := e.cmds.outputOf(OwnerOf(ctx), pane, gen, offset)
 	if !ok {
 		return SinceResult{}, false
 	}
@@ -241,9 +241,9 @@ func termtextLine(b []byte) string {
 // sinceTarget returns the pane a capture_since reads and, with a cursor,
 // where the cursor left it: its server's generation, the stream offset
 // (-1 without a cursor) and the grid mark.
-func (s *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
+func (e *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
 	if a.Cursor == "" {
-		pane, err = s.ResolvePane(ctx, a.Pane)
+		pane, err = e.ResolvePane(ctx, a.Pane)
 		return pane, "", -1, gridAt{}, err
 	}
 	if pane, gen, offset, from, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
@@ -259,14 +259,14 @@ func (s *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen st
 // stream, and the offset the next read starts at: after the last newline,
 // so the unfinished line after it is shown and read again next time. It
 // reports false when the stream no longer holds all of it.
-func (s *paneEngine) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
+func (e *paneEngine) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
 	r := st.Read(offset)
 	// An offset past the end: the stream was started again.
 	if r.Missed > 0 || r.Paused || offset > r.Next {
 		return nil, 0, false, false
 	}
 	end := bytes.LastIndexByte(r.Data, '\n') + 1
-	width := s.paneWidth(pane)
+	width := e.paneWidth(pane)
 	text := termtext.Lines{Width: width}
 	text.Write(r.Data[:end])
 	if off := text.AltScreenExit(); off >= 0 {
@@ -286,8 +286,8 @@ func (s *paneEngine) streamSince(st *panestream.Stream, pane string, offset int6
 
 // screenNow reads the pane's screen, as a person reads it, and where its
 // cursor is, in one round trip.
-func (s *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
-	rs, err := s.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
+func (e *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
+	rs, err := e.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return paneAt{}, nil, err
 	}
@@ -300,18 +300,18 @@ func (s *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []stri
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,
 // for the caller of ctx: it reads the rest from the stream.
-func (s *paneEngine) sinceCursor(ctx context.Context, pane string, next int64) string {
-	return cursorPrefix + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
+func (e *paneEngine) sinceCursor(ctx context.Context, pane string, next int64) string {
+	return cursorPrefix + e.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // cursorAt is the capture_since cursor of offset next in pane's stream and
 // of grid mark m, which the next call reads the rows from; without a mark,
 // a [Server.sinceCursor].
-func (s *paneEngine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
+func (e *paneEngine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
 	if !m.known {
-		return s.sinceCursor(ctx, pane, next)
+		return e.sinceCursor(ctx, pane, next)
 	}
-	return cursorPrefixGrid + s.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
+	return cursorPrefixGrid + e.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
 		fmt.Sprintf("%d.%d.%d.%d", m.row, m.hist, m.limit, m.width) + ":" + issuerFor(OwnerOf(ctx))
 }
 

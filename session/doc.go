@@ -67,8 +67,10 @@
 //     engine's exported methods are the Server's; engine_fake_test.go
 //     drives its waits with a fake host and no tmux.
 //   - follow.go: paneFollow, the one follower of a pane's output that
-//     every wait and read below stands on, and its answers to the pane's
-//     end and to the end of the client that delivered its output.
+//     every wait and read below stands on, its answers to the pane's end
+//     and to the end of the client that delivered its output, and until,
+//     the one loop of every wait (timeout, the caller's end, a step's
+//     error).
 //   - wait.go: what every wait shares (its arguments, results, entry look
 //     and matching) and the wait for quiet; wait_text.go: the wait for
 //     text; capture_since.go, capture_grid.go: capture_since's cursors

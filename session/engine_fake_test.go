@@ -35,6 +35,10 @@ type fakeHost struct {
 	gone    bool     // tmux no longer finds the pane
 	rejoin  error    // what watching the pane again answers; nil: a new client follows it
 	watches int      // watches of the pane asked for
+	// keys are what the pane does when a key is pressed: prints the
+	// text, or exits if it is "exit"; no entry, nothing.
+	keys    map[string]string
+	pressed []string
 }
 
 func newFakeHost(t *testing.T, screen ...string) *fakeHost {
@@ -102,13 +106,31 @@ func (h *fakeHost) noteInputAs(inputStart, string, string, bool, panestream.Grid
 	h.t.Error("the waits type nothing")
 }
 
-func (h *fakeHost) SendKeys(context.Context, PaneRef, SendKeysArgs) (string, error) {
-	h.t.Error("the waits press no keys")
-	return "", nil
+// SendKeys presses one key, as pressKeys sends them, and the pane reacts
+// to it at once.
+func (h *fakeHost) SendKeys(_ context.Context, ref PaneRef, a SendKeysArgs) (string, error) {
+	h.mu.Lock()
+	gone := h.gone
+	h.mu.Unlock()
+	if gone || ref.PaneID != fakePane {
+		return "", errorf(KindNotFound, "can't find pane: %s", ref.PaneID)
+	}
+	if len(a.KeyList) != 1 {
+		h.t.Errorf("keys %q pressed together", a.KeyList)
+	}
+	key := a.KeyList[0]
+	h.pressed = append(h.pressed, key)
+	switch out := h.keys[key]; out {
+	case "exit":
+		h.apply(streamEvent{closed: true}, nil)
+	default:
+		h.apply(streamEvent{output: out}, nil)
+	}
+	return fakePane, nil
 }
 
 func (h *fakeHost) guardFor(context.Context, bool) (keyGuard, error) {
-	h.t.Error("the waits press no keys")
+	h.t.Error("the waits type no command")
 	return keyGuard{}, nil
 }
 
@@ -168,8 +190,15 @@ func (h *fakeHost) apply(ev streamEvent, cancel func()) {
 // returns what wait answered and how much (fake) time it took.
 func drive[R any](t *testing.T, screen []string, events []streamEvent, wait func(ctx context.Context, e *paneEngine) (R, error)) (res R, took time.Duration, err error) {
 	t.Helper()
+	return driveHost(t, func(h *fakeHost) { h.screen = screen }, events, wait)
+}
+
+// driveHost is drive with the fake host set up by setup.
+func driveHost[R any](t *testing.T, setup func(h *fakeHost), events []streamEvent, wait func(ctx context.Context, e *paneEngine) (R, error)) (res R, took time.Duration, err error) {
+	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
-		h := newFakeHost(t, screen...)
+		h := newFakeHost(t)
+		setup(h)
 		e := &paneEngine{paneHost: h}
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
@@ -342,6 +371,45 @@ func TestEngineWaitQuiet(t *testing.T) {
 			}
 			if tc.took != 0 && took != tc.took {
 				t.Errorf("the wait took %v, want %v", took, tc.took)
+			}
+		})
+	}
+}
+
+// TestEnginePressKeys presses keys one at a time against a fake pane
+// that reacts to each at once, or not at all, or exits: each key waits
+// for its reaction, a silent key is told, and a pane that exits after
+// the last key is that key's answer, before it a failure after some keys.
+func TestEnginePressKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		keys    []string
+		react   map[string]string
+		pressed []string
+		silent  []int
+		kind    Kind
+		words   string
+	}{
+		{name: "each key reacts", keys: []string{"j", "j", "Enter"}, react: map[string]string{"j": "\x1b[B", "Enter": "picked\r\n"},
+			pressed: []string{"j", "j", "Enter"}},
+		{name: "a silent key", keys: []string{"j", "x", "Enter"}, react: map[string]string{"j": "\x1b[B", "Enter": "picked\r\n"},
+			pressed: []string{"j", "x", "Enter"}, silent: []int{1}},
+		{name: "the last key ends the program", keys: []string{"j", "q"}, react: map[string]string{"j": "\x1b[B", "q": "exit"},
+			pressed: []string{"j", "q"}},
+		{name: "the program ends before the last key", keys: []string{"q", "j"}, react: map[string]string{"q": "exit"},
+			pressed: []string{"q"}, kind: KindNotFound, words: "the first 1 of 2 keys were pressed, then the next failed: pane %1 exited while waiting"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h *fakeHost
+			res, _, err := driveHost(t, func(fh *fakeHost) { h, fh.keys = fh, tc.react }, nil, func(ctx context.Context, e *paneEngine) (Pressed, error) {
+				return e.PressKeys(ctx, PaneRef{PaneID: fakePane}, SendKeysArgs{KeyList: tc.keys}, time.Second)
+			})
+			wantError(t, err, tc.kind, tc.words)
+			if !slices.Equal(h.pressed, tc.pressed) {
+				t.Errorf("pressed %q, want %q", h.pressed, tc.pressed)
+			}
+			if tc.kind == 0 && (!slices.Equal(res.Keys, tc.pressed) || !slices.Equal(res.Silent, tc.silent)) {
+				t.Errorf("got keys %q silent %v, want %q silent %v", res.Keys, res.Silent, tc.pressed, tc.silent)
 			}
 		})
 	}

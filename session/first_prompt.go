@@ -51,8 +51,8 @@ type startLook struct {
 }
 
 // lookAtStart reads what lookStarting needs of pane.
-func (s *paneEngine) lookAtStart(ctx context.Context, pane string) (startLook, error) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+func (e *paneEngine) lookAtStart(ctx context.Context, pane string) (startLook, error) {
+	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}\t#{pane_start_command}"))
 	if err != nil {
 		return startLook{}, err
@@ -111,22 +111,22 @@ func runsScript(start, program string) bool {
 // first prompt yet (see above). It costs one round trip for a pane at a
 // prompt, two and a look at the kernel for a blank one.
 // It also returns what it saw.
-func (s *paneEngine) starting(ctx context.Context, pane string) (bool, startLook, error) {
-	l, err := s.lookAtStart(ctx, pane)
+func (e *paneEngine) starting(ctx context.Context, pane string) (bool, startLook, error) {
+	l, err := e.lookAtStart(ctx, pane)
 	if err != nil {
 		return false, l, err
 	}
 	if l.dead || l.alt || l.mode || l.script || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
 		return false, l, nil
 	}
-	rs, err := s.exec(ctx, CaptureArgs{}.command(pane))
+	rs, err := e.exec(ctx, CaptureArgs{}.command(pane))
 	if err != nil {
 		return false, l, err
 	}
 	if !blank(rs[0].Lines) {
 		return false, l, nil
 	}
-	fg := s.Foreground(ctx, l.pid, l.tty)
+	fg := e.Foreground(ctx, l.pid, l.tty)
 	if fg.Known {
 		return !fg.Reading, l, nil
 	}
@@ -151,13 +151,13 @@ type Held struct {
 // starting) and whether a shell holds the pane. A shell that has drawn
 // nothing by firstPromptHold (or by ctx's end) is [KindDeadline]: nothing
 // was sent. A pane that cannot be looked at is that failure, nothing sent.
-func (s *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
-	pane, err := s.ResolvePane(ctx, ref)
+func (e *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
+	pane, err := e.ResolvePane(ctx, ref)
 	if err != nil {
 		return Held{}, err
 	}
 	atShell := func(l startLook) bool { return shells[l.program] && !l.script && !l.alt && !l.mode && !l.dead }
-	st, l, err := s.starting(ctx, pane)
+	st, l, err := e.starting(ctx, pane)
 	switch {
 	case err != nil:
 		// Nothing was sent: a tmux that does not answer the look (a
@@ -167,10 +167,10 @@ func (s *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held,
 		return Held{PaneID: pane, AtShell: atShell(l)}, nil
 	}
 	begin := time.Now()
-	if l := s.log; l != nil {
+	if l := e.log; l != nil {
 		l.Info("holding text for a shell that has drawn no prompt yet", "pane", pane)
 	}
-	f, err := s.followPane(ctx, pane)
+	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return Held{PaneID: pane}, nil
 	}
@@ -182,7 +182,7 @@ func (s *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held,
 	for {
 		// Look after the position was taken: a prompt drawn in between
 		// is not waited for in vain.
-		st, l, err := s.starting(hctx, pane)
+		st, l, err := e.starting(hctx, pane)
 		if hctx.Err() == nil && (err != nil || !st) {
 			return Held{PaneID: pane, For: time.Since(begin), AtShell: err == nil && atShell(l)}, nil
 		}

@@ -23,7 +23,7 @@ import (
 // It holds the pane's watch until stop. Only its caller's goroutine
 // touches it.
 type paneFollow struct {
-	s       *paneEngine
+	e       *paneEngine
 	pane    string
 	st      *panestream.Stream
 	release func() // gives the watch back
@@ -35,26 +35,26 @@ type paneFollow struct {
 }
 
 // followPane starts following pane from its stream's end.
-func (s *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, error) {
-	st, release, err := s.watchPane(ctx, pane)
+func (e *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, error) {
+	st, release, err := e.watchPane(ctx, pane)
 	if err != nil {
 		return nil, err
 	}
-	return newPaneFollow(s, pane, st, release), nil
+	return newPaneFollow(e, pane, st, release), nil
 }
 
 // followPaneIn is followPane for a caller that read the pane's session
 // already.
-func (s *paneEngine) followPaneIn(pane, sessionID string) (*paneFollow, error) {
-	st, release, err := s.watchPaneIn(pane, sessionID)
+func (e *paneEngine) followPaneIn(pane, sessionID string) (*paneFollow, error) {
+	st, release, err := e.watchPaneIn(pane, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	return newPaneFollow(s, pane, st, release), nil
+	return newPaneFollow(e, pane, st, release), nil
 }
 
-func newPaneFollow(s *paneEngine, pane string, st *panestream.Stream, release func()) *paneFollow {
-	f := &paneFollow{s: s, pane: pane, st: st, release: release}
+func newPaneFollow(e *paneEngine, pane string, st *panestream.Stream, release func()) *paneFollow {
+	f := &paneFollow{e: e, pane: pane, st: st, release: release}
 	f.cursor, _ = st.Position()
 	return f
 }
@@ -111,7 +111,7 @@ func (f *paneFollow) read(ctx context.Context) (panestream.Read, error) {
 // It fails when the pane is gone or no client can follow it.
 func (f *paneFollow) rejoin(ctx context.Context) error {
 	f.stop()
-	st, release, err := f.s.watchPane(ctx, f.pane)
+	st, release, err := f.e.watchPane(ctx, f.pane)
 	switch {
 	case IsNotFound(err):
 		return paneExited(f.pane)

@@ -72,8 +72,8 @@ func followFrom(m panestream.GridMark) gridFollow {
 // history since the last read (output, or a clear with scroll-on-clear)
 // cost no second read. Before, the rows are read again from where they
 // moved.
-func (s *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
-	expands := s.release().expandsCaptureRange()
+func (e *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
+	expands := e.release().expandsCaptureRange()
 	for try := 0; ; try++ {
 		row := g.row
 		start := row - g.hist // from the screen's top row; negative in history
@@ -81,8 +81,8 @@ func (s *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (
 		if expands {
 			from = "#{e|-:" + strconv.Itoa(row) + ",#{history_size}}"
 		}
-		s.gridLooks.Add(1)
-		rs, err := s.exec(ctx,
+		e.gridLooks.Add(1)
+		rs, err := e.exec(ctx,
 			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead} #{pane_width} #{cursor_x} #{cursor_y}"),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", from, "-E", "-"))
 		if err != nil {

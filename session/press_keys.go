@@ -39,8 +39,8 @@ type Pressed struct {
 // after some keys were pressed says how many; a pane that exits before
 // its last key was pressed is such a failure, one that exits after it is
 // not.
-func (s *paneEngine) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
-	return s.pressKeys(ctx, ref, a, pace, keySettle, true)
+func (e *paneEngine) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+	return e.pressKeys(ctx, ref, a, pace, keySettle, true)
 }
 
 // lineSettle is keySettle for a shell's line editor, which has taken a
@@ -56,18 +56,18 @@ const lineSettle = 3 * time.Millisecond
 // within pace. atShell says the pane's program is a shell at its line
 // editor, which has taken the text in once it has drawn it: the Enter
 // then waits lineSettle after the drawing, not keySettle.
-func (s *paneEngine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
+func (e *paneEngine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
 	a.KeyList, a.Enter = nil, true
 	settle := keySettle
 	if atShell {
 		settle = lineSettle
 	}
-	return s.pressKeys(ctx, ref, a, pace, settle, false)
+	return e.pressKeys(ctx, ref, a, pace, settle, false)
 }
 
 // pressKeys is PressKeys with settle for keySettle; awaitLast says
 // whether to wait for the reaction to the last key too.
-func (s *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
+func (e *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
 		keys = []string{a.Keys}
@@ -79,11 +79,11 @@ func (s *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs,
 			keys = append([]string{"Space"}, keys...)
 		}
 	}
-	pane, err := s.ResolvePane(ctx, ref)
+	pane, err := e.ResolvePane(ctx, ref)
 	if err != nil {
 		return Pressed{}, err
 	}
-	f, err := s.followPane(ctx, pane)
+	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return Pressed{}, err
 	}
@@ -101,7 +101,7 @@ func (s *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs,
 			one.KeyList = []string{"Enter"}
 		}
 		f.skip()
-		if _, err := s.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
+		if _, err := e.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
 			if i > 0 && IsNotFound(err) {
 				err = paneExited(pane) // after a key before, whose reaction it was
 			}

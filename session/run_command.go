@@ -121,9 +121,9 @@ const startGrace = 2 * time.Second
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 // The command is followed until it ends, also after the call's timeout:
 // the result's CommandID is for [Server.WaitForCommand].
-func (s *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
+func (e *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.Background {
-		if c, ok, err := s.runPending(ctx, a); ok || err != nil {
+		if c, ok, err := e.runPending(ctx, a); ok || err != nil {
 			if err != nil {
 				return RunResult{}, err
 			}
@@ -133,7 +133,7 @@ func (s *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, erro
 			return c.answer(0, false)
 		}
 	}
-	c, err := s.startCommand(ctx, a, nil)
+	c, err := e.startCommand(ctx, a, nil)
 	if err != nil {
 		return RunResult{}, err
 	}
@@ -144,7 +144,7 @@ func (s *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, erro
 	if a.Background {
 		res, err = c.answer(0, false)
 	} else {
-		res, err = s.await(ctx, c, a.Timeout, true, 0, false)
+		res, err = e.await(ctx, c, a.Timeout, true, 0, false)
 	}
 	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
 }
@@ -154,22 +154,22 @@ func (s *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, erro
 // goroutine of its own once the prompt is drawn, as startCommand would
 // have typed it. Any other pane is not its (ok false, nil error): the
 // caller types at once. It fails only as the look at the pane fails.
-func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
+func (e *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return nil, false, nil // startCommand says why
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane)
+	pane, err := e.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return nil, false, err
 	}
-	p, err := s.probe(ctx, pane)
+	p, err := e.probe(ctx, pane)
 	if err != nil {
 		return nil, false, err
 	}
 	if p.dead || p.mode || p.alt || !(p.program == "tmux" || shells[p.program] && p.at.CursorX == 0 && blank(p.screen)) {
 		return nil, false, nil
 	}
-	if c := s.cmds.runningIn(pane, nil); c != nil {
+	if c := e.cmds.runningIn(pane, nil); c != nil {
 		return nil, false, nil // startCommand refuses, or finds it ended
 	}
 	// The pane's output is watched before the answer, not by the goroutine
@@ -177,7 +177,7 @@ func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 	// identifying itself when another client makes a session crashes tmux
 	// 3.3a. A caller that goes on after this answer (a test making its next
 	// session) must not meet one half made.
-	_, release, err := s.watchPaneIn(pane, p.session)
+	_, release, err := e.watchPaneIn(pane, p.session)
 	if err != nil {
 		return nil, false, err
 	}
@@ -185,7 +185,7 @@ func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 	fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	c := &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel, follow: fctx,
 		done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
-	if !s.cmds.add(c) {
+	if !e.cmds.add(c) {
 		cancel()
 		release()
 		return nil, false, errLinkClosed()
@@ -196,9 +196,9 @@ func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 		// have bounded the call.
 		tctx, stop := context.WithDeadline(fctx, start.Add(a.Timeout))
 		defer stop()
-		if _, err := s.startCommand(tctx, a, c); err != nil {
+		if _, err := e.startCommand(tctx, a, c); err != nil {
 			c.end("", 0, false, err)
-			s.cmds.wg.Done()
+			e.cmds.wg.Done()
 		}
 	}()
 	return c, true, nil
@@ -207,7 +207,7 @@ func (s *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 // startCommand looks at the pane, types the command line and starts its
 // follower. Nothing is typed when it fails. pending, if not nil, is the
 // background command kept for this line (runPending), to type it as.
-func (s *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
+func (e *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
 	start := time.Now()
 	if pending != nil {
 		start = pending.start
@@ -215,29 +215,29 @@ func (s *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runni
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return nil, errorf(KindInvalid, "command contains a NUL byte")
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane)
+	pane, err := e.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.probe(ctx, pane)
+	p, err := e.probe(ctx, pane)
 	if err != nil {
 		return nil, err
 	}
-	if c := s.cmds.runningIn(pane, pending); c != nil && !s.backAtPrompt(ctx, c) {
+	if c := e.cmds.runningIn(pane, pending); c != nil && !e.backAtPrompt(ctx, c) {
 		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
 	}
-	f, err := s.followPaneIn(pane, p.session)
+	f, err := e.followPaneIn(pane, p.session)
 	if err != nil {
 		return nil, err
 	}
-	p = s.settleInput(ctx, f, p)
-	p, err = s.awaitReady(ctx, f, p, start.Add(a.Timeout))
+	p = e.settleInput(ctx, f, p)
+	p, err = e.awaitReady(ctx, f, p, start.Add(a.Timeout))
 	if err == nil {
-		err = s.refuseUnready(pane, p)
+		err = e.refuseUnready(pane, p)
 	}
 	var c *runningCommand
 	if err == nil {
-		c, err = s.typeCommand(ctx, a, p, f, start, pending)
+		c, err = e.typeCommand(ctx, a, p, f, start, pending)
 	}
 	if err != nil {
 		f.stop()
@@ -249,7 +249,7 @@ func (s *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runni
 // settleInput lets the pane answer keys this process sent it without
 // Enter a moment ago (C-u to clear a line), which may not have reached the
 // screen yet, before its input line is judged, and looks again.
-func (s *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (e *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	in := f.st.LastInput()
 	if !in.Sent || !in.Fed || in.Enter || time.Since(in.At) >= inputSettle {
 		return p
@@ -258,7 +258,7 @@ func (s *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe)
 		f.waitFor(ctx, inputSettle-time.Since(in.At)) // no answer yet: the pane shows what it shows
 	}
 	// The first look may have come before the answer: look again.
-	if p2, err := s.probe(ctx, f.pane); err == nil {
+	if p2, err := e.probe(ctx, f.pane); err == nil {
 		p = p2
 	}
 	f.skip()
@@ -270,12 +270,12 @@ func (s *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe)
 // starting, a prompt being drawn. A shell that has drawn nothing by
 // deadline gets nothing typed: the line would wait in the terminal and run
 // whenever the shell reads it, after this call.
-func (s *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (e *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
 		// would be waited for in vain.
-		if p2, err := s.probe(ctx, f.pane); err == nil {
+		if p2, err := e.probe(ctx, f.pane); err == nil {
 			p = p2
 		}
 	}
@@ -283,7 +283,7 @@ func (s *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, 
 	// its shell a moment later: look again as it prints, for a moment,
 	// before refusing.
 	if quitting(p) {
-		p = s.awaitShell(ctx, f, p)
+		p = e.awaitShell(ctx, f, p)
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
 	// a shell's prompt may not be drawn yet (the cursor on column 0): give
@@ -294,12 +294,12 @@ func (s *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, 
 	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
 		return p, nil
 	}
-	p, err := s.awaitFirstPrompt(ctx, f, p, deadline)
+	p, err := e.awaitFirstPrompt(ctx, f, p, deadline)
 	// What moved the cursor may not have been a prompt: a script's shell
 	// (the pane names it "sh") that exec'd a program which printed, and
 	// ends a moment later.
 	if err == nil && quitting(p) {
-		p = s.awaitShell(ctx, f, p)
+		p = e.awaitShell(ctx, f, p)
 	}
 	return p, err
 }
@@ -315,14 +315,14 @@ func quitting(p runProbe) bool {
 // yet (the cursor on column 0, or tmux still naming the pane "tmux"), and
 // looks again once it is drawn. By deadline, a shell that has drawn nothing
 // gets nothing typed.
-func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (e *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	pane := f.pane
-	gen := s.Generation()
+	gen := e.Generation()
 	// A wait ended by the pane's following (the pane, or its server,
 	// went away) ends this one: the reason is the answer, at once.
 	var lost error
 	wait := func(d time.Duration) bool {
-		_, drawn, err := s.awaitPromptFor(ctx, f, nil, d)
+		_, drawn, err := e.awaitPromptFor(ctx, f, nil, d)
 		if err != nil && lost == nil {
 			lost = err
 		}
@@ -333,7 +333,7 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 		// The position first, then the look: a prompt drawn between the
 		// two is on the screen the look reads, never skipped unseen.
 		f.skip()
-		if p2, err := s.probe(ctx, pane); err == nil {
+		if p2, err := e.probe(ctx, pane); err == nil {
 			p = p2
 		}
 		// A new pane whose shell has drawn nothing yet (still reading
@@ -344,7 +344,7 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 		}
 	}
 	if lost != nil {
-		if err := s.goneWhileStarting(ctx, pane, gen); err != nil {
+		if err := e.goneWhileStarting(ctx, pane, gen); err != nil {
 			return p, err
 		}
 		return p, lost
@@ -363,7 +363,7 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 				break
 			}
 			f.skip()
-			p2, err := s.probe(ctx, pane)
+			p2, err := e.probe(ctx, pane)
 			if err != nil {
 				break
 			}
@@ -374,7 +374,7 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 		}
 		if !drawn {
 			// A wait that ended early: the pane, or its server, went away.
-			if err := s.goneWhileStarting(ctx, pane, gen); err != nil {
+			if err := e.goneWhileStarting(ctx, pane, gen); err != nil {
 				return p, err
 			} else if lost != nil {
 				return p, lost
@@ -384,7 +384,7 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 		}
 	}
 	if drawn {
-		if p2, err := s.probe(ctx, pane); err == nil {
+		if p2, err := e.probe(ctx, pane); err == nil {
 			p = p2
 		}
 		f.skip()
@@ -395,15 +395,15 @@ func (s *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 // goneWhileStarting returns why a wait for the first prompt of pane's
 // shell ended without one, when it is that the pane, or its server (of
 // generation gen), is gone; nil while the pane lives.
-func (s *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) error {
+func (e *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) error {
 	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 	defer cancel()
-	dead, status, ok := s.paneDead(qctx, pane)
+	dead, status, ok := e.paneDead(qctx, pane)
 	switch {
 	case !ok || !dead:
 		return nil
-	case status == -2 && s.serverGone(qctx, gen):
-		return serverExited(s.Socket(), pane, "the command waited for the shell to draw its first prompt")
+	case status == -2 && e.serverGone(qctx, gen):
+		return serverExited(e.Socket(), pane, "the command waited for the shell to draw its first prompt")
 	case status == -2:
 		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
 	}
@@ -412,7 +412,7 @@ func (s *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) er
 
 // refuseUnready returns why a command must not be typed into the pane as
 // p found it, nil if it may be.
-func (s *paneEngine) refuseUnready(pane string, p runProbe) error {
+func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
 	switch {
 	case p.dead:
 		return errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
@@ -431,9 +431,9 @@ func (s *paneEngine) refuseUnready(pane string, p runProbe) error {
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
-	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, s.prompts.load(pane), false) {
+	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, e.prompts.load(pane), false) {
 		return continuationError(pane, row, false)
-	} else if typed, ok := shellrun.PendingInput(row, s.prompts.load(pane)); ok {
+	} else if typed, ok := shellrun.PendingInput(row, e.prompts.load(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
 		return errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
@@ -445,7 +445,7 @@ func (s *paneEngine) refuseUnready(pane string, p runProbe) error {
 // typeCommand types the command line into the pane's shell and starts its
 // follower, which takes f over. Nothing is typed when it fails. pending,
 // if not nil, is the command kept for the line, which it fills in.
-func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
+func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
 	pane := f.pane
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
@@ -454,7 +454,7 @@ func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, s.release().recordsCommandMarks())
+	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, e.release().recordsCommandMarks())
 	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
 		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
 			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
@@ -467,7 +467,7 @@ func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 		c = &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel,
 			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	}
-	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, s.Generation()
+	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, e.Generation()
 	c.marks = p.marks
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
@@ -478,7 +478,7 @@ func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 	pre := inputStart{ends: map[string]int64{pane: f.cursor}}
 	// A person may put the pane in copy mode after the look: tmux refuses
 	// the line then (3.4 and later).
-	guard, err := s.guardFor(ctx, false)
+	guard, err := e.guardFor(ctx, false)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -488,18 +488,18 @@ func (s *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 	}
 	typeLine, refused := sendKeysCommand(pane, true, []string{line}, guard)
 	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
-	if _, err := s.exec(ctx, typeLine, enter); err != nil {
+	if _, err := e.exec(ctx, typeLine, enter); err != nil {
 		cancel()
-		_, err = s.refusedInMode(ctx, err, pane, refused.join(r))
+		_, err = e.refusedInMode(ctx, err, pane, refused.join(r))
 		return nil, err
 	}
-	s.noteInputAs(pre, pane, line, true, panestream.GridMark{}, "command: "+a.Command)
-	if pending == nil && !s.cmds.add(c) {
+	e.noteInputAs(pre, pane, line, true, panestream.GridMark{}, "command: "+a.Command)
+	if pending == nil && !e.cmds.add(c) {
 		cancel()
 		return nil, errLinkClosed()
 	}
 	close(c.typed)
-	go s.followCommand(fctx, c, f, tag)
+	go e.followCommand(fctx, c, f, tag)
 	return c, nil
 }
 
@@ -515,7 +515,7 @@ const (
 // is off the alternate screen. It returns the last look; f's cursor is
 // where the stream was before it, so that output drawn after the look (the
 // prompt) is still ahead of the cursor.
-func (s *paneEngine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (e *paneEngine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	gctx, cancel := context.WithTimeout(ctx, exitGrace)
 	defer cancel()
 	var last time.Time
@@ -529,7 +529,7 @@ func (s *paneEngine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) 
 		if _, err := f.read(gctx); err != nil {
 			break
 		}
-		p2, err := s.probe(gctx, f.pane)
+		p2, err := e.probe(gctx, f.pane)
 		if err != nil {
 			break
 		}
@@ -549,14 +549,14 @@ const promptGrace = time.Second
 // PROMPT_SP draws and erases a mark on column 0 first.
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
-func (s *paneEngine) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
-	p, drawn, _ := s.awaitPromptFor(ctx, f, after, promptGrace)
+func (e *paneEngine) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
+	p, drawn, _ := e.awaitPromptFor(ctx, f, after, promptGrace)
 	return p, drawn
 }
 
 // awaitPromptFor is awaitPrompt waiting up to d. Its error is the end of
 // the pane's following (the pane or its server gone), not its own timeout.
-func (s *paneEngine) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
+func (e *paneEngine) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
 	var text termtext.Lines
 	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, d)
@@ -616,16 +616,16 @@ type runProbe struct {
 
 // probe reads the pane's state, its session (for the output stream), where
 // the line will be echoed and the screen, in one round trip.
-func (s *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
+func (e *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
 	cmds := []controlmode.Command{controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
 			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}\t#{history_limit}"),
 		CaptureArgs{}.command(pane)}
-	marks := s.release().recordsCommandMarks()
+	marks := e.release().recordsCommandMarks()
 	if marks {
 		cmds = append(cmds, marksCommand(pane))
 	}
-	rs, err := s.exec(ctx, cmds...)
+	rs, err := e.exec(ctx, cmds...)
 	if err != nil {
 		return runProbe{}, err
 	}
@@ -651,7 +651,7 @@ func (s *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
 // paneDead reports whether pane is gone or dead, and the exit status of
 // its program when tmux kept it (remain-on-exit), else -1; -2 when the
 // pane is gone. It reports false if tmux could not be asked.
-func (s *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
+func (e *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	// tmux marks a pane dead when its terminal closes and learns the exit
@@ -659,10 +659,10 @@ func (s *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, stat
 	// loop (a CI run saw the status missing). No notification says when:
 	// ask again, a few times, while the pane is dead without a status.
 	for try := 0; ; try++ {
-		rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}"))
+		rs, err := e.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}"))
 		if err != nil {
-			var e *Error
-			if errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer) {
+			var fail *Error
+			if errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer) {
 				return true, -2, true // gone, or the server with it
 			}
 			return false, -1, false
@@ -696,10 +696,10 @@ func (s *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, stat
 // notStarted looks at a pane whose shell has not started the command it
 // was given. It returns the error that names why, or nil if it cannot
 // tell yet (final false) and the wait should go on.
-func (s *paneEngine) notStarted(ctx context.Context, pane string, final bool, id string) error {
+func (e *paneEngine) notStarted(ctx context.Context, pane string, final bool, id string) error {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	p, err := s.probe(qctx, pane)
+	p, err := e.probe(qctx, pane)
 	if err != nil {
 		if final {
 			return afterChange(errorf(KindDeadline, "the shell in pane %s did not start the command before the timeout; "+
@@ -711,7 +711,7 @@ func (s *paneEngine) notStarted(ctx context.Context, pane string, final bool, id
 		return nil // the caller finds out
 	}
 	row := shellrun.CursorRow(p.screen, p.at)
-	if shellrun.IsContinuation(row, s.prompts.load(pane), true) {
+	if shellrun.IsContinuation(row, e.prompts.load(pane), true) {
 		return continuationError(pane, row, true)
 	}
 	if final {

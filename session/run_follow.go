@@ -344,7 +344,7 @@ func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error)
 // yet is an error that says why: a shell that took the line as the rest
 // of an earlier command will never start it; a later wait reports it as
 // running, not started, for the follower goes on looking.
-func (s *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
+func (e *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	if !c.isTyped() {
@@ -367,10 +367,10 @@ func (s *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.
 		// Nothing wakes the follower when the pane dies and tmux keeps
 		// it (remain-on-exit), nor when a shell back at its prompt printed
 		// nothing since the follower last looked: look once.
-		if end, status, known := s.paneFate(ctx, c); end != "" {
+		if end, status, known := e.paneFate(ctx, c); end != "" {
 			c.end(end, status, known, nil)
 		} else {
-			s.backAtPrompt(ctx, c)
+			e.backAtPrompt(ctx, c)
 		}
 	}
 	res, err := c.answer(maxLines, fromStart)
@@ -378,20 +378,20 @@ func (s *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.
 	blind := c.blind
 	c.mu.Unlock()
 	if err != nil || !res.TimedOut || res.Started || blind || !typing {
-		return s.withCursor(ctx, res), err
+		return e.withCursor(ctx, res), err
 	}
-	if err := s.notStarted(ctx, c.pane, true, c.id); err != nil {
+	if err := e.notStarted(ctx, c.pane, true, c.id); err != nil {
 		return RunResult{}, err
 	}
-	return s.withCursor(ctx, res), nil
+	return e.withCursor(ctx, res), nil
 }
 
 // withCursor gives a result whose output was cut the cursor that reads it
 // whole.
-func (s *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
+func (e *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
 	if res.OutputTruncated && res.Cursor == "" {
-		if c := s.cmds.get(res.CommandID); c != nil {
-			res.Cursor = s.sinceCursor(ctx, c.pane, c.outputFrom())
+		if c := e.cmds.get(res.CommandID); c != nil {
+			res.Cursor = e.sinceCursor(ctx, c.pane, c.outputFrom())
 		}
 	}
 	return res
@@ -402,12 +402,12 @@ func (s *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
 // and output once it ended, else its output so far and TimedOut.
 // Its output is what no earlier answer about the command returned, unless
 // a.FromStart.
-func (s *paneEngine) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
-	c := s.cmds.get(a.ID)
+func (e *paneEngine) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
+	c := e.cmds.get(a.ID)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
 	}
-	return s.await(ctx, c, a.Timeout, false, a.MaxLines, a.FromStart)
+	return e.await(ctx, c, a.Timeout, false, a.MaxLines, a.FromStart)
 }
 
 // interruptKey is what InterruptCommand sends: C-c, and no Enter, which
@@ -420,8 +420,8 @@ const interruptKey = "C-c"
 // command to end. It reports whether the command has ended.
 // A command that ended already is left alone: its pane may run something
 // else now.
-func (s *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
-	c := s.cmds.get(id)
+func (e *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
+	c := e.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return false, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
 	}
@@ -431,11 +431,11 @@ func (s *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.
 		c.end("", 0, false, errorf(KindCancelled, "command %s was stopped before its line was typed (its shell had drawn no prompt yet); nothing ran", id))
 		return true, nil
 	}
-	if c.ended() || s.cmds.runningIn(c.pane, nil) != c {
+	if c.ended() || e.cmds.runningIn(c.pane, nil) != c {
 		return true, nil
 	}
 	press := func() error {
-		_, err := s.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey})
+		_, err := e.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey})
 		return err
 	}
 	if err := press(); err != nil {
@@ -457,10 +457,10 @@ func (s *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.
 			// group, and a loop of short commands goes on. A person
 			// presses it again; so does this, unless the shell is back at
 			// its prompt (its follower will say so) or the pane is gone.
-			if c.ended() || s.lookAtCommand(ctx, c) != "" {
+			if c.ended() || e.lookAtCommand(ctx, c) != "" {
 				continue
 			}
-			if end, _, _ := s.paneFate(ctx, c); end != "" {
+			if end, _, _ := e.paneFate(ctx, c); end != "" {
 				continue
 			}
 			if err := press(); err != nil {
@@ -469,10 +469,10 @@ func (s *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.
 		case <-t.C:
 			// The follower looks at the pane only as it prints: a shell back
 			// at its prompt may have printed nothing since. Look once.
-			if end, status, known := s.paneFate(ctx, c); end != "" {
+			if end, status, known := e.paneFate(ctx, c); end != "" {
 				c.end(end, status, known, nil)
 			} else {
-				s.backAtPrompt(ctx, c)
+				e.backAtPrompt(ctx, c)
 			}
 			return c.ended(), nil
 		}
@@ -485,8 +485,8 @@ const interruptAgain = time.Second
 
 // CommandPane returns the pane command id was typed into, for a caller
 // that checks what the asker may see.
-func (s *paneEngine) CommandPane(ctx context.Context, id string) (string, bool) {
-	c := s.cmds.get(id)
+func (e *paneEngine) CommandPane(ctx context.Context, id string) (string, bool) {
+	c := e.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return "", false
 	}
@@ -501,10 +501,10 @@ const lookEvery = time.Second
 
 // followCommand reads the pane's output until the command ends, and
 // records how it ended. It owns pf and stops it when done.
-func (s *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
-	defer s.cmds.wg.Done()
+func (e *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
+	defer e.cmds.wg.Done()
 	now := time.Now()
-	f := &follower{s: s, c: c, pane: pf, scan: shellrun.NewScan(tag),
+	f := &follower{e: e, c: c, pane: pf, scan: shellrun.NewScan(tag),
 		rows:    paneread.RowTracker{Width: c.drawn.width},
 		graceAt: now.Add(startGrace), look: now, timer: time.NewTimer(startGrace)}
 	defer f.timer.Stop()
@@ -515,7 +515,7 @@ func (s *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *p
 // followed, the scan for its markers, and when it last looked at the
 // pane. Only its goroutine touches it.
 type follower struct {
-	s    *paneEngine
+	e    *paneEngine
 	c    *runningCommand
 	pane *paneFollow
 	text termtext.Lines
@@ -629,8 +629,8 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, e
 	if !f.scan.Done() {
 		return r, end, false
 	}
-	if p, ok := f.s.awaitPrompt(ctx, f.pane, f.scan.Rest()); ok {
-		f.s.prompts.store(c.pane, p)
+	if p, ok := f.e.awaitPrompt(ctx, f.pane, f.scan.Rest()); ok {
+		f.e.prompts.store(c.pane, p)
 	}
 	f.readDrawn(ctx)
 	f.finish(EndExited, f.scan.Status(), true, nil)
@@ -643,7 +643,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, e
 func (f *follower) tick(ctx context.Context) bool {
 	now := time.Now()
 	if !f.scan.Begun() && !now.Before(f.graceAt) {
-		if err := f.s.notStarted(ctx, f.c.pane, false, f.c.id); err != nil {
+		if err := f.e.notStarted(ctx, f.c.pane, false, f.c.id); err != nil {
 			f.finish("", 0, false, err)
 			return true
 		}
@@ -693,13 +693,13 @@ func (f *follower) respawned() {
 // program's, and is not output), or is dead or gone.
 func (f *follower) checkPane(ctx context.Context) bool {
 	f.checked = time.Now()
-	if f.s.sameShell(ctx, f.c) {
+	if f.e.sameShell(ctx, f.c) {
 		f.c.mu.Lock()
 		f.sure = f.c.out.dropped + len(f.c.out.lines)
 		f.c.mu.Unlock()
 		return false
 	}
-	fate, status, known := f.s.paneFate(ctx, f.c)
+	fate, status, known := f.e.paneFate(ctx, f.c)
 	switch fate {
 	case "":
 		return false
@@ -729,7 +729,7 @@ func (f *follower) rearm() {
 // lookNow looks at the pane and reports whether the command ended.
 func (f *follower) lookNow(ctx context.Context) bool {
 	f.look, f.lookDue = time.Now(), time.Time{}
-	end := f.s.lookAtCommand(ctx, f.c)
+	end := f.e.lookAtCommand(ctx, f.c)
 	if end == "" {
 		return false
 	}
@@ -740,11 +740,11 @@ func (f *follower) lookNow(ctx context.Context) bool {
 	// tmux delivers a pane's output before the reply to a command sent
 	// after it was read: what the look saw drawn, the stream holds, the
 	// end marker included if it came (a watcher's stream once synced).
-	if err := f.s.syncStream(ctx, f.pane.st); err != nil {
+	if err := f.e.syncStream(ctx, f.pane.st); err != nil {
 		return false
 	}
 	if _, _, ended := f.consume(ctx); !ended {
-		if status, ok := f.s.statusFromMarks(ctx, f.c, end); ok {
+		if status, ok := f.e.statusFromMarks(ctx, f.c, end); ok {
 			f.finish(EndExited, status, true, nil)
 		} else {
 			f.finish(end, 0, false, nil)
@@ -760,11 +760,11 @@ func (f *follower) lookNow(ctx context.Context) bool {
 // typed, with no command running. A shell that prints no marks, and every
 // release before 3.8, leaves it unknown. The line keeps the command's
 // status for the shell to report (shellrun.LineKeeping).
-func (s *paneEngine) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
-	if end != EndUnknown || !s.release().recordsCommandMarks() {
+func (e *paneEngine) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
+	if end != EndUnknown || !e.release().recordsCommandMarks() {
 		return 0, false
 	}
-	m, err := s.CommandMarks(ctx, c.pane)
+	m, err := e.CommandMarks(ctx, c.pane)
 	if err != nil || m.Running || !m.HasStatus || m == c.marks {
 		return 0, false
 	}
@@ -777,7 +777,7 @@ func (s *paneEngine) statusFromMarks(ctx context.Context, c *runningCommand, end
 // once, for what the old client did not deliver (the end marker perhaps)
 // is lost. It reports whether the command ended.
 func (f *follower) lost(ctx context.Context, end error) bool {
-	if fate, status, known := f.s.paneFate(ctx, f.c); fate != "" {
+	if fate, status, known := f.e.paneFate(ctx, f.c); fate != "" {
 		f.finish(fate, status, known, nil)
 		return true
 	}
@@ -798,15 +798,15 @@ func (f *follower) lost(ctx context.Context, end error) bool {
 // paneFate asks tmux what became of the pane of a command whose stream
 // ended (the pane closed) or whose client ended. It returns "" while the
 // pane lives with the same program.
-func (s *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
+func (e *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	gen := s.Generation()
+	gen := e.Generation()
 	var dead, ok bool
 	// A client of ours that ended may be followed by one that finds the
 	// server exiting: ask again.
 	for try := 0; try < 3 && !ok && qctx.Err() == nil; try++ {
-		dead, status, ok = s.paneDead(qctx, c.pane)
+		dead, status, ok = e.paneDead(qctx, c.pane)
 	}
 	switch {
 	case !ok:
@@ -814,14 +814,14 @@ func (s *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEn
 	case dead && status == -2:
 		// Gone: with the server, if no session is left or it is another
 		// server now.
-		if s.serverGone(qctx, gen) {
+		if e.serverGone(qctx, gen) {
 			return EndServerExited, 0, false
 		}
 		return EndPaneClosed, 0, false
 	case dead:
 		return EndShellExited, status, status >= 0
 	}
-	if pid, err := s.panePid(qctx, c.pane); err == nil && pid != c.pid {
+	if pid, err := e.panePid(qctx, c.pane); err == nil && pid != c.pid {
 		return EndRespawned, 0, false
 	}
 	return "", 0, false
@@ -830,30 +830,30 @@ func (s *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEn
 // serverGone reports whether the server of generation gen has exited or
 // is exiting: no server answers, another one does, or it has no session
 // left (tmux exits once its last session is gone).
-func (s *paneEngine) serverGone(ctx context.Context, gen string) bool {
-	rs, err := s.exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
+func (e *paneEngine) serverGone(ctx context.Context, gen string) bool {
+	rs, err := e.exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
 	if err != nil {
-		var e *Error
-		return errors.As(err, &e) && e.Kind == KindNoServer
+		var fail *Error
+		return errors.As(err, &fail) && fail.Kind == KindNoServer
 	}
-	return s.Generation() != gen || len(rs[0].Lines) == 0
+	return e.Generation() != gen || len(rs[0].Lines) == 0
 }
 
 // sameShell reports whether c's pane still runs, alive, the process c was
 // typed into, in one round trip; true when tmux could not be asked.
-func (s *paneEngine) sameShell(ctx context.Context, c *runningCommand) bool {
+func (e *paneEngine) sameShell(ctx context.Context, c *runningCommand) bool {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	rs, err := s.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
+	rs, err := e.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
 	if err != nil {
-		var e *Error
-		return !(errors.As(err, &e) && (e.Kind == KindNotFound || e.Kind == KindNoServer))
+		var fail *Error
+		return !(errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer))
 	}
 	return strings.Join(rs[0].Lines, "") == c.pane+"\t0\t"+c.pid
 }
 
-func (s *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
+func (e *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
+	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
 	if err != nil {
 		return "", err
 	}
@@ -864,10 +864,10 @@ func (s *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
 // ending: respawned, or its shell back at the prompt it had when the
 // command was typed (the command was interrupted, or its end marker passed
 // while no client was attached).
-func (s *paneEngine) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
+func (e *paneEngine) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
 	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	p, err := s.probe(qctx, c.pane)
+	p, err := e.probe(qctx, c.pane)
 	if err != nil || p.dead {
 		return ""
 	}
@@ -882,7 +882,7 @@ func (s *paneEngine) lookAtCommand(ctx context.Context, c *runningCommand) RunEn
 	// counts only once the cursor has left that row.
 	if shells[p.program] && !p.alt && !p.mode && (moved || p.row > c.row) {
 		row := shellrun.CursorRow(p.screen, p.at)
-		if shellrun.SamePrompt(row, c.prompt) || shellrun.SamePrompt(row, s.prompts.load(c.pane)) {
+		if shellrun.SamePrompt(row, c.prompt) || shellrun.SamePrompt(row, e.prompts.load(c.pane)) {
 			c.mu.Lock()
 			c.backRow, c.backSeen = row, c.seenBetween(p)
 			c.mu.Unlock()
@@ -914,14 +914,14 @@ func (c *runningCommand) seenBetween(p runProbe) []string {
 // backAtPrompt reports whether the command c has ended, looking at its
 // pane: a shell back at its prompt (the command was interrupted) ends it,
 // once its follower has had a moment to read an end marker that came.
-func (s *paneEngine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
+func (e *paneEngine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	if c.ended() {
 		return true
 	}
 	if !c.isTyped() {
 		return false
 	}
-	end := s.lookAtCommand(ctx, c)
+	end := e.lookAtCommand(ctx, c)
 	if end == "" {
 		return false
 	}
@@ -930,7 +930,7 @@ func (s *paneEngine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	select {
 	case <-c.done:
 	case <-t.C:
-		if status, ok := s.statusFromMarks(ctx, c, end); ok {
+		if status, ok := e.statusFromMarks(ctx, c, end); ok {
 			c.end(EndExited, status, true, nil)
 		} else {
 			c.end(end, 0, false, nil)

@@ -97,8 +97,8 @@ type entryState struct {
 
 // readEntry reads the pane's mode and its visible screen in one round
 // trip.
-func (s *paneEngine) readEntry(ctx context.Context, pane string) (entryState, error) {
-	rs, err := s.exec(ctx,
+func (e *paneEngine) readEntry(ctx context.Context, pane string) (entryState, error) {
+	rs, err := e.exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x}"),
 		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
@@ -252,8 +252,8 @@ func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
 // lastOutput returns the second after pane last printed, as tmux 3.8 keeps
 // it (pane_last_output_time, whole seconds); false if it never printed or
 // the time cannot be read.
-func (s *paneEngine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
+func (e *paneEngine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
+	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -310,22 +310,22 @@ type QuietResult struct {
 // this process sent it, whichever is later, as far as they are known: a
 // pane nobody followed before the wait counts from the wait's start. A
 // timer, reset by each %output, does the waiting: nothing is polled.
-func (s *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
+func (e *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
 	start := time.Now()
 	if a.Reading && a.Quiet <= 0 {
 		return QuietResult{}, errorf(KindInvalid, "waiting for the program to read input needs a quiet time")
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane)
+	pane, err := e.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return QuietResult{}, err
 	}
-	fed := s.fed(pane)
-	f, err := s.followPane(ctx, pane)
+	fed := e.fed(pane)
+	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return QuietResult{}, err
 	}
 	defer f.stop()
-	q := &quietWait{s: s, ctx: ctx, a: a, pane: pane, f: f, start: start, since: start, res: QuietResult{PaneID: pane}}
+	q := &quietWait{e: e, ctx: ctx, a: a, pane: pane, f: f, start: start, since: start, res: QuietResult{PaneID: pane}}
 	defer func() { f.st.NoteLook(f.cursor) }()
 	q.atEntry(fed)
 	if q.res.Changed && a.Quiet == 0 {
@@ -336,7 +336,7 @@ func (s *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, e
 
 // A quietWait is one WaitQuiet in progress. Only its call touches it.
 type quietWait struct {
-	s     *paneEngine
+	e     *paneEngine
 	ctx   context.Context
 	a     QuietArgs
 	pane  string
@@ -372,11 +372,11 @@ func (q *quietWait) atEntry(fed bool) {
 		if in.Sent && in.At.After(q.since) {
 			q.since = in.At
 		}
-	} else if q.a.Quiet > 0 && !in.Sent && q.s.release().knowsLastOutput() {
+	} else if q.a.Quiet > 0 && !in.Sent && q.e.release().knowsLastOutput() {
 		// Nothing followed the pane's output yet: tmux 3.8 knows when it
 		// last printed, to the second. The second after it is when the
 		// pane was last seen quiet for sure.
-		if at, ok := q.s.lastOutput(q.ctx, q.pane); ok && at.Before(q.since) {
+		if at, ok := q.e.lastOutput(q.ctx, q.pane); ok && at.Before(q.since) {
 			q.since = at
 		}
 	}
@@ -483,7 +483,7 @@ func (q *quietWait) rearm() {
 // reading looks at the pane's foreground program, and reports whether
 // the wait may end: it reads the terminal, or no one can tell.
 func (q *quietWait) reading() bool {
-	fg := q.s.paneForeground(q.ctx, q.pane)
+	fg := q.e.paneForeground(q.ctx, q.pane)
 	q.res.Foreground = &fg
 	return !fg.Known || fg.Reading
 }

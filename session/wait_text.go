@@ -29,24 +29,24 @@ import (
 // full-screen program (the alternate screen: vim, less, a TUI), lines mean
 // little, and the screen as drawn is matched instead, read again after the
 // program prints: at once, then at most once per a.Interval.
-func (s *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
+func (e *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
 	pats, stops, err := a.compile()
 	if err != nil {
 		return WaitResult{}, err
 	}
-	pane, err := s.ResolvePane(ctx, a.Pane)
+	pane, err := e.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
-	f, err := s.followPane(ctx, pane)
+	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
 	defer f.stop()
-	t := s.newTextWait(ctx, a, pane, f, start)
+	t := e.newTextWait(ctx, a, pane, f, start)
 	t.w.pats, t.w.stops = pats, stops
-	entry, err := s.readEntry(ctx, pane)
+	entry, err := e.readEntry(ctx, pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
@@ -63,7 +63,7 @@ func (s *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, e
 // stream, whether it reads lines or the screen, and its matching state.
 // Only its call touches it.
 type textWait struct {
-	s        *paneEngine
+	e        *paneEngine
 	ctx      context.Context
 	a        WaitArgs
 	pane     string
@@ -96,7 +96,7 @@ var errWaitOver = errors.New("the wait's time is over")
 
 // newTextWait settles what the wait matches. f's position was taken
 // before the entry's look, so that nothing landing meanwhile is missed.
-func (s *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
+func (e *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
 	in := f.st.LastInput()
 	since := a.Since
 	if since == "" {
@@ -112,9 +112,9 @@ func (s *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f
 	if interval <= 0 {
 		interval = 50 * time.Millisecond
 	}
-	t := &textWait{s: s, ctx: ctx, a: a, pane: pane, f: f, in: in, since: since, interval: interval, start: start,
+	t := &textWait{e: e, ctx: ctx, a: a, pane: pane, f: f, in: in, since: since, interval: interval, start: start,
 		w: &waiter{res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}}
-	t.width = s.paneWidth(pane)
+	t.width = e.paneWidth(pane)
 	t.w.out.Text.Width = t.width
 	return t
 }
@@ -138,7 +138,7 @@ func (t *textWait) startGrid(entry entryState) {
 	}
 	absent, _ := compile(t.a.Absent, t.a.Regex, t.a.MatchCase) // checked by compile before
 	t.w.absentOnScreen = func() bool {
-		rs, err := t.s.exec(t.ctx, CaptureArgs{Join: true}.command(t.pane))
+		rs, err := t.e.exec(t.ctx, CaptureArgs{Join: true}.command(t.pane))
 		if err != nil {
 			return true // the wait's next read says what became of the pane
 		}
@@ -265,7 +265,7 @@ func (t *textWait) entryFollowed(r panestream.Read) (string, bool, error) {
 	if !t.screen {
 		return "", false, nil
 	}
-	e, err := t.s.readEntry(t.ctx, t.pane)
+	e, err := t.e.readEntry(t.ctx, t.pane)
 	if err != nil {
 		return "", false, err
 	}
@@ -364,7 +364,7 @@ func (t *textWait) nextScreen(r panestream.Read, end error) (string, bool, error
 	if end != nil {
 		return "", false, end
 	}
-	e, err := t.s.readEntry(t.ctx, t.pane)
+	e, err := t.e.readEntry(t.ctx, t.pane)
 	if err != nil {
 		return "", false, err
 	}
@@ -397,7 +397,7 @@ func (t *textWait) lookGrid(atEntry bool) (string, bool, error) {
 			t.grid.row = max(up, 0)
 		}
 	}
-	rows, alternate, err := t.s.readRows(t.ctx, t.pane, &t.grid)
+	rows, alternate, err := t.e.readRows(t.ctx, t.pane, &t.grid)
 	if err != nil || alternate {
 		return "", false, err // full-screen: the screen is read instead
 	}
