@@ -414,3 +414,45 @@ func TestEnginePressKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineWaitAfterInput runs WaitForText after input this process
+// typed (SinceInput): the pane's echo of the typed line is not matched,
+// what it printed after the input is, also when it came before the wait.
+func TestEngineWaitAfterInput(t *testing.T) {
+	const timeout = 5 * time.Second
+	for _, tc := range []struct {
+		name    string
+		before  string // the pane printed this after the input, before the wait
+		events  []streamEvent
+		outcome string
+		lines   []string
+		echo    int // EchoSkipped
+	}{
+		{name: "the echo is not the answer", events: []streamEvent{{output: "make\r\n"}},
+			outcome: OutcomeTimeout, echo: 1},
+		{name: "the answer after the echo", events: []streamEvent{{output: "make\r\nmake: nothing to do\r\n"}},
+			outcome: OutcomeMatched, lines: []string{"make: nothing to do"}, echo: 1},
+		{name: "the answer came before the wait", before: "make\r\nmake: nothing to do\r\n",
+			outcome: OutcomeMatched, lines: []string{"make: nothing to do"}, echo: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setup := func(h *fakeHost) {
+				h.screen = []string{"$ make"}
+				h.st.Adopt(1)
+				h.st.Append(1, []byte("$ "))
+				pre, _ := h.st.Position()
+				h.st.NoteInput(pre, 2, true, "make", true, panestream.GridMark{})
+				h.st.Append(1, []byte(tc.before))
+			}
+			a := WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"make"}, Timeout: timeout}
+			res, _, err := driveHost(t, setup, tc.events, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+				return e.WaitForText(ctx, a)
+			})
+			wantError(t, err, 0, "")
+			if res.Since != SinceInput || res.Outcome != tc.outcome || tc.lines != nil && !slices.Equal(res.MatchedLines, tc.lines) || res.EchoSkipped != tc.echo {
+				t.Errorf("since %q: outcome %q with %q, echo skipped %d; want %q with %q, echo %d (tail %q)",
+					res.Since, res.Outcome, res.MatchedLines, res.EchoSkipped, tc.outcome, tc.lines, tc.echo, res.Tail)
+			}
+		})
+	}
+}
