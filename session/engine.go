@@ -9,9 +9,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
-// A paneEngine follows panes: the waits (WaitForText, WaitQuiet,
-// WaitForState, WaitPaneExit), RunCommand and the follower of its
-// commands, key presses, CaptureSince and the reads of tmux's grid. It
+// A paneEngine follows panes: the waits for text and for quiet, the hold
+// for a first prompt, RunCommand and the follower of its commands, the
+// shell's command marks, key presses, CaptureSince and the reads of tmux's
+// grid. (WaitForState and WaitPaneExit are still the Server's.) It
 // reaches tmux only through its paneHost, so its waits can be driven by a
 // fake host and a stream fed by hand (engine_fake_test.go); a Server is
 // the host it has in the program, and embeds it, so the engine's exported
@@ -39,8 +40,10 @@ type paneHost interface {
 	watchPaneIn(pane, sessionID string) (st *panestream.Stream, release func(), err error)
 	// ResolvePane returns the id of the pane ref names.
 	ResolvePane(ctx context.Context, ref PaneRef) (string, error)
-	// release returns the facts of the tmux release connected to.
+	// release returns the facts of the tmux release connected to, and
+	// connectedRelease those of the one it connects to if it is not.
 	release() release
+	connectedRelease(ctx context.Context) (release, error)
 	// paneForeground reads what pane's foreground program does, and
 	// Foreground what the one on tty, under the shell pid, does.
 	paneForeground(ctx context.Context, pane string) Foreground
@@ -63,6 +66,4 @@ type paneHost interface {
 	SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error)
 	guardFor(ctx context.Context, drive bool) (keyGuard, error)
 	refusedInMode(ctx context.Context, err error, pane string, refused guarded) (again bool, _ error)
-	// CommandMarks reads the shell's OSC 133 marks tmux kept for pane.
-	CommandMarks(ctx context.Context, pane string) (CommandMarks, error)
 }

@@ -138,9 +138,7 @@ func (h *fakeHost) refusedInMode(_ context.Context, err error, _ string, _ guard
 	return false, err
 }
 
-func (h *fakeHost) CommandMarks(context.Context, string) (CommandMarks, error) {
-	return CommandMarks{}, nil
-}
+func (h *fakeHost) connectedRelease(context.Context) (release, error) { return h.release(), nil }
 
 // A streamEvent is one thing that happens to the pane while a wait
 // follows it; the zero fields do nothing.

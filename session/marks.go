@@ -76,12 +76,12 @@ func unixTime(s string) time.Time {
 // CommandMarks returns what tmux recorded of pane's shell from its OSC 133
 // marks (pane is a pane id), read fresh in one round trip. On a release
 // that records none it returns a zero CommandMarks and sends nothing.
-func (s *Server) CommandMarks(ctx context.Context, pane string) (CommandMarks, error) {
-	rel, err := s.connectedRelease(ctx)
+func (e *paneEngine) CommandMarks(ctx context.Context, pane string) (CommandMarks, error) {
+	rel, err := e.connectedRelease(ctx)
 	if err != nil || !rel.recordsCommandMarks() {
 		return CommandMarks{}, err
 	}
-	rs, err := s.exec(ctx, marksCommand(pane))
+	rs, err := e.exec(ctx, marksCommand(pane))
 	if err != nil {
 		return CommandMarks{}, err
 	}
@@ -115,12 +115,12 @@ const marksMessage = "tmux-mcp-marks "
 // take down, and nothing evaluated while the pane is quiet. stop removes
 // the hooks. A hook names the client that was ours when it was set: once
 // that client is replaced, its marks are no longer told (call again).
-func (s *Server) WatchMarks(ctx context.Context, pane string) (stop func(), err error) {
-	rel, err := s.connectedRelease(ctx)
+func (e *paneEngine) WatchMarks(ctx context.Context, pane string) (stop func(), err error) {
+	rel, err := e.connectedRelease(ctx)
 	if err != nil || !rel.recordsCommandMarks() {
 		return func() {}, err
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{client_name}"))
+	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{client_name}"))
 	if err != nil {
 		return nil, err
 	}
@@ -138,12 +138,12 @@ func (s *Server) WatchMarks(ctx context.Context, pane string) (stop func(), err 
 			"display-message -c "+client+" '"+marksMessage+"#{hook_pane}'"))
 		unset = append(unset, controlmode.NewCommand("set-hook", "-p", "-u", "-t", pane, h+index))
 	}
-	if _, err := s.exec(ctx, set...); err != nil {
+	if _, err := e.exec(ctx, set...); err != nil {
 		return nil, afterChange(err)
 	}
 	return func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 		defer cancel()
-		_, _ = s.exec(uctx, unset...) // a pane gone took its hooks with it
+		_, _ = e.exec(uctx, unset...) // a pane gone took its hooks with it
 	}, nil
 }
