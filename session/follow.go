@@ -30,7 +30,8 @@ type paneFollow struct {
 	cursor  int64  // the stream's position read up to
 	// endRead is set once a read found the pane's end, which it answered
 	// as the end of the following: a caller that waits again would spin,
-	// its stream ready at once for ever, and wait panics instead.
+	// its stream ready at once for ever, and wait answers the end again
+	// instead.
 	endRead bool
 }
 
@@ -75,7 +76,7 @@ func (f *paneFollow) skip() {
 // pause, the pane's end), tick fires (ticked is true) or ctx ends.
 func (f *paneFollow) wait(ctx context.Context, tick <-chan time.Time) (ticked bool, err error) {
 	if f.endRead {
-		panic("session: pane " + f.pane + " waited on after a read answered its end")
+		return false, paneExited(f.pane)
 	}
 	return f.st.WaitOrTick(ctx, f.cursor, tick)
 }

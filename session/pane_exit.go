@@ -171,7 +171,6 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 	}
 	wasDead := res.Exited
 	dead, gone := readDeath(pane, strings.Join(rs[2].Lines, ""), &res)
-
 	switch {
 	case gone:
 		res.Closed = !res.Exited

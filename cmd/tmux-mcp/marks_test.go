@@ -19,6 +19,22 @@ PS0=$'\e]133;C\a'
 PROMPT_COMMAND='printf "\033]133;D;%s\007\033]133;A\007" "$?"'
 `
 
+// marksShell starts a tmux server whose one pane runs a bash that prints
+// OSC 133 marks, and a tmux-mcp on it.
+func marksShell(t *testing.T) (*fixtures.Server, string, *client) {
+	t.Helper()
+	fixtures.NeedProgram(t, "bash")
+	fx := fixtures.NewServer(t)
+	rc := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fx.NewSession(t, "marks", "bash", "--noprofile", "--rcfile", rc, "-i")
+	pane := paneOfSession(t, fx, "marks")
+	c := startClient(t, fx, "", nil)
+	return fx, pane, c
+}
+
 // TestWorkflowCommandMarks: in a bash that prints OSC 133 marks, on tmux
 // 3.8 (which records them), run_command leaves the command's exit status
 // as the one tmux records (not its wrapper's 0); a command interrupted
@@ -29,15 +45,7 @@ PROMPT_COMMAND='printf "\033]133;D;%s\007\033]133;A\007" "$?"'
 // today's answers.
 func TestWorkflowCommandMarks(t *testing.T) {
 	t.Parallel()
-	fixtures.NeedProgram(t, "bash")
-	fx := fixtures.NewServer(t)
-	rc := filepath.Join(t.TempDir(), "bashrc")
-	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fx.NewSession(t, "marks", "bash", "--noprofile", "--rcfile", rc, "-i")
-	pane := paneOfSession(t, fx, "marks")
-	c := startClient(t, fx, "", nil)
+	fx, pane, c := marksShell(t)
 	marks := fx.AtLeast(t, 3, 8)
 	status := func() string {
 		var out struct {
@@ -117,15 +125,7 @@ func waitCanonical(t *testing.T, tty string) {
 // shell is at its prompt, idle, nothing claimed of a command this server did not see.
 func TestAgentStateCommandMarks(t *testing.T) {
 	t.Parallel()
-	fixtures.NeedProgram(t, "bash")
-	fx := fixtures.NewServer(t)
-	rc := filepath.Join(t.TempDir(), "bashrc")
-	if err := os.WriteFile(rc, []byte(osc133Bashrc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fx.NewSession(t, "marks", "bash", "--noprofile", "--rcfile", rc, "-i")
-	pane := paneOfSession(t, fx, "marks")
-	c := startClient(t, fx, "", nil)
+	fx, pane, c := marksShell(t)
 	one := []string{pane}
 	wantState(t, "a new shell", c.waitStates(t, one, false, "idle")[0], "idle", "at its prompt")
 
