@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 	"github.com/tmux-mcp/tmux-mcp/fixtures/agentapi"
 	"github.com/tmux-mcp/tmux-mcp/fixtures/agentcli"
 )
@@ -25,7 +26,7 @@ func TestAgentStateClaudeCode(t *testing.T) {
 	api := agentapi.New(t, &agentapi.Options{Think: 2 * time.Second, ToolUse: &agentapi.ToolUse{
 		Name: "Bash", Input: map[string]any{"command": "touch made-by-tool", "description": "Make a file"}}})
 	env := agentcli.Prepare(t, agentcli.Claude, api, &agentcli.Options{AskPermission: true})
-	c, _, pane := workflow(t)
+	c, fx, pane := workflow(t)
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
 	one := []string{pane}
 
@@ -60,6 +61,15 @@ func TestAgentStateClaudeCode(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(env.Dir, "made-by-tool")); err != nil {
 		t.Fatalf("the tool call did not run once allowed: %v", err)
+	}
+
+	// The same answer for a client that reaches this tmux over ssh: the
+	// transcript is read through the host's shell, on the host.
+	sshd := fixtures.NewSSHD(t)
+	remote := startClient(t, fx, "", []string{"--ssh", shellWords(sshd.ClientArgs(sshd.Port))})
+	st = remote.waitStates(t, one, false, "idle")[0]
+	if st.AnswerFrom != "transcript" || !strings.Contains(strings.Join(st.Answer, "\n"), "ANSWER-2: the fake model answers\nline 2 of ANSWER-2") {
+		t.Fatalf("over ssh, the answer: %q from %q, want ANSWER-2 from the transcript", st.Answer, st.AnswerFrom)
 	}
 }
 
