@@ -135,6 +135,7 @@ func TestAgentStateCommandMarks(t *testing.T) {
 		wantState(t, "a person's command, tmux 3.8", st, "done", "OSC 133", "with status 4")
 		got, detail := c.paneInfoState(t, pane)
 		wantState(t, "get_pane_info", stateOf{AgentState: got, StateDetail: detail}, "done", "with status 4")
+		personReads(t, fx, c, pane)
 		return
 	}
 	c.waitOnScreen(t, pane, `^ran-it$`)
@@ -143,4 +144,23 @@ func TestAgentStateCommandMarks(t *testing.T) {
 	if got != "idle" || strings.Contains(detail, "status") || strings.Contains(detail, "OSC 133") {
 		t.Fatalf("a person's command before tmux 3.8: agent_state %q (%s), want idle, no status claimed", got, detail)
 	}
+	personReads(t, fx, c, pane)
+}
+
+// personReads: a read typed by a person waits for this pane's keyboard,
+// and its end leaves the pane done (3.8) or idle. From 3.8 the marks say
+// a command runs, so even a read whose prompt ends as a shell's does is
+// told from the shell's prompt; before, only its row tells, and a row
+// like "name> " reads as a prompt: the test asks a question there.
+func personReads(t *testing.T, fx *fixtures.Server, c *client, pane string) {
+	t.Helper()
+	ask, want := "name? ", "idle"
+	if fx.AtLeast(t, 3, 8) {
+		ask, want = "name> ", "done"
+	}
+	fx.Tmux(t, "send-keys", "-t", pane, "read -p '"+ask+"' x", "Enter")
+	st := c.waitStates(t, []string{pane}, false, "blocked")[0]
+	wantState(t, "a person's read", st, "blocked", "read", strings.TrimSpace(ask))
+	fx.Tmux(t, "send-keys", "-t", pane, "bob", "Enter")
+	wantState(t, "the read answered", c.waitStates(t, []string{pane}, false, want)[0], want)
 }

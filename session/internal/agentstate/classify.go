@@ -341,6 +341,12 @@ func classifyShell(f Facts) Result {
 		// way to the prompt.
 		return shellAtPrompt(f)
 	case f.Marks.Known && f.Marks.Running:
+		// The shell itself reading the terminal inside a command is a
+		// read (or select) waiting for this pane's keyboard, whatever
+		// its prompt looks like.
+		if f.Foreground.Known && f.Foreground.Reading && !f.recent() && f.Screen != nil && !f.Screen.Alternate {
+			return blockedOn(f, f.Screen.cursorRow(), "the shell reads input in a command (read; OSC 133)")
+		}
 		return Result{State: Working, Detail: "the shell runs a command (OSC 133)"}
 	case f.Foreground.Known && !f.Foreground.Reading:
 		return Result{State: Working, Detail: f.Command + " runs"}
