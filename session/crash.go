@@ -66,10 +66,11 @@ func (s *Server) refuseCrashingKeys(ctx context.Context, pane string, keys []str
 	if mode != "copy-mode" && mode != "view-mode" {
 		return nil
 	}
-	return errorf(KindRefused,
+	return fix(errorf(KindRefused,
 		"pane %s is in %s, where %s runs a copy-selection command (a binding of its copy-mode table), which crashes tmux %s: the whole server, with every session on it (fixed in 3.4); nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(bad), s.release().version).fix(RemedyLeaveMode)
+		pane, mode, quotedList(bad), s.release().version), RemedyLeaveMode)
+
 }
 
 // keyNames returns the keys a's send-keys deliver, as key tables name

@@ -86,7 +86,8 @@
 //     sessions this process created.
 //
 // The parts that need no tmux are packages of their own, each with its
-// own tests: internal/panestream (a pane's output with byte offsets),
+// own tests: internal/errs (the [Error] every operation returns, whose
+// names this package re-declares), internal/panestream (a pane's output with byte offsets),
 // internal/termtext (output rendered into the lines a reader sees),
 // internal/rows (tmux -F row formats), internal/crashgate (the lock that
 // keeps our clients from crashing tmux), internal/modekeys (the copy-mode

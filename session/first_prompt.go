@@ -190,8 +190,9 @@ func (e *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held,
 			if ctx.Err() != nil {
 				return Held{PaneID: pane, For: time.Since(begin)}, fromExec(ctx.Err())
 			}
-			return Held{PaneID: pane, For: time.Since(begin)}, errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
-				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)).fix(RemedyLookOrInterrupt)
+			return Held{PaneID: pane, For: time.Since(begin)}, fix(errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
+				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)), RemedyLookOrInterrupt)
+
 		}
 		f.skip()
 	}

@@ -211,8 +211,9 @@ func (s *Server) firstInMode(ctx context.Context, panes []string) (int, error) {
 
 // inModeError is the refusal of keys not meant for the mode pane is in.
 func inModeError(pane, mode string) error {
-	return errorf(KindRefused, "pane %s is in %s: keys sent now would drive the mode, not the program in the pane; nothing was sent. "+
-		"Leave the mode first, or send the keys as meant for the mode", pane, mode).fix(RemedyDriveMode)
+	return fix(errorf(KindRefused, "pane %s is in %s: keys sent now would drive the mode, not the program in the pane; nothing was sent. "+
+		"Leave the mode first, or send the keys as meant for the mode", pane, mode), RemedyDriveMode)
+
 }
 
 // refusedInMode turns the error of keys refused by their guard into the
@@ -244,10 +245,11 @@ func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refu
 	if refused.anyMode {
 		return false, inModeError(pane, mode)
 	}
-	return false, errorf(KindRefused,
+	return false, fix(errorf(KindRefused,
 		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(refused.waiting), s.release().version).fix(RemedyLeaveMode)
+		pane, mode, quotedList(refused.waiting), s.release().version), RemedyLeaveMode)
+
 }
 
 // quotedList is keys as "a", "b" and "c".

@@ -89,7 +89,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 		t = sessionNameTarget(ref.SessionName) // a bare "=name" names no pane
 	}
 	if t == "" {
-		return "", errorf(KindNoTarget, "no target given: a pane, window or session is needed").fix(RemedyPane)
+		return "", fix(errorf(KindNoTarget, "no target given: a pane, window or session is needed"), RemedyPane)
 	}
 	rel, err := s.connectedRelease(ctx)
 	if err != nil {

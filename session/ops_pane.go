@@ -570,7 +570,7 @@ type RespawnArgs struct {
 // and returns the pane. The caller checks self-protection first.
 func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (Pane, error) {
 	if pane == "" {
-		return Pane{}, errorf(KindNoTarget, "respawning needs a pane").fix(RemedyPane)
+		return Pane{}, fix(errorf(KindNoTarget, "respawning needs a pane"), RemedyPane)
 	}
 	spawn, err := s.host().spawnArgs(ctx, s.opts, a.SpawnArgs)
 	if err != nil {
@@ -593,7 +593,7 @@ func (s *Server) RespawnPane(ctx context.Context, pane string, a RespawnArgs) (P
 // as by KillWindow.
 func (s *Server) KillPane(ctx context.Context, pane string) error {
 	if pane == "" {
-		return errorf(KindNoTarget, "killing a pane needs a pane").fix(RemedyPane)
+		return fix(errorf(KindNoTarget, "killing a pane needs a pane"), RemedyPane)
 	}
 	s.link.leaveIfLast(ctx, pane)
 	if _, err := s.execChange(ctx, controlmode.NewCommand("kill-pane", "-t", pane)); err != nil {

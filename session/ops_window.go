@@ -230,7 +230,7 @@ func (s *Server) SelectWindow(ctx context.Context, ref WindowRef, direction stri
 		return Window{}, errorf(KindInvalid, "direction %q: want next, previous or last", direction)
 	}
 	if ref.SessionID == "" && ref.SessionName == "" {
-		return Window{}, errorf(KindNoTarget, "direction %s needs a session", direction).fix(RemedySession)
+		return Window{}, fix(errorf(KindNoTarget, "direction %s needs a session", direction), RemedySession)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {

@@ -224,7 +224,7 @@ func (e *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runni
 		return nil, err
 	}
 	if c := e.cmds.runningIn(pane, pending); c != nil && !e.backAtPrompt(ctx, c) {
-		return nil, errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id).fix(RemedyWaitOrInterrupt)
+		return nil, fix(errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id), RemedyWaitOrInterrupt)
 	}
 	f, err := e.followPaneIn(pane, p.session)
 	if err != nil {
@@ -379,8 +379,9 @@ func (e *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 			} else if lost != nil {
 				return p, lost
 			}
-			return p, errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
-				"Wait for its prompt, then retry", pane).fix(RemedyLookOrInterrupt)
+			return p, fix(errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
+				"Wait for its prompt, then retry", pane), RemedyLookOrInterrupt)
+
 		}
 	}
 	if drawn {
@@ -407,7 +408,7 @@ func (e *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) er
 	case status == -2:
 		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
 	}
-	return errorf(KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane).fix(RemedyRespawn)
+	return fix(errorf(KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane), RemedyRespawn)
 }
 
 // refuseUnready returns why a command must not be typed into the pane as
@@ -415,19 +416,21 @@ func (e *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) er
 func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
 	switch {
 	case p.dead:
-		return errorf(KindRefused, "pane %s is dead; respawn it first", pane).fix(RemedyRespawn)
+		return fix(errorf(KindRefused, "pane %s is dead; respawn it first", pane), RemedyRespawn)
 	case !shells[p.program]:
-		return errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
-			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program).fix(RemedyWaitOrInterrupt)
+		return fix(errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
+			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program), RemedyWaitOrInterrupt)
+
 	case p.mode:
-		return errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane).fix(RemedyLeaveMode)
+		return fix(errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane), RemedyLeaveMode)
 	case p.alt:
 		return errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	case p.marks.Running:
 		// The shell's own marks say a command runs that its program's
 		// name does not show (a builtin such as read, a function).
-		return errorf(KindRefused, "pane %s's shell is running a command (started %s, its OSC 133 marks say), not at its prompt; "+
-			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)).fix(RemedyWaitOrInterrupt)
+		return fix(errorf(KindRefused, "pane %s's shell is running a command (started %s, its OSC 133 marks say), not at its prompt; "+
+			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)), RemedyWaitOrInterrupt)
+
 	}
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
@@ -436,8 +439,9 @@ func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
 	} else if typed, ok := shellrun.PendingInput(row, e.prompts.load(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
-		return errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
-			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed).fix(RemedyInterrupt)
+		return fix(errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
+			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed), RemedyInterrupt)
+
 	}
 	return nil
 }
@@ -456,8 +460,9 @@ func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 	}
 	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, e.release().recordsCommandMarks())
 	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
-		return nil, errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
-			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)).fix(RemedyPaste)
+		return nil, fix(errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
+			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)), RemedyPaste)
+
 	}
 	c, fctx, cancel := pending, context.Context(nil), func() {}
 	if c != nil {
@@ -590,10 +595,11 @@ func continuationError(pane, row string, typed bool) error {
 	if typed {
 		what = "this command was taken as part of it, so it did not run"
 	}
-	e := errorf(KindRefused,
+	e := fix(errorf(KindRefused,
 		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
 			"(an unterminated quote, bracket or here-document); %s. "+
-			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what).fix(RemedyInterrupt)
+			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what), RemedyInterrupt)
+
 	if typed {
 		return afterChange(e)
 	}
@@ -715,9 +721,9 @@ func (e *paneEngine) notStarted(ctx context.Context, pane string, final bool, id
 		return continuationError(pane, row, true)
 	}
 	if final {
-		return afterChange(errorf(KindDeadline, "the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
+		return afterChange(fix(errorf(KindDeadline, "the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
 			"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter. "+
-			"The line is typed and may still run: command %s follows it", pane, p.program, row, id).fix(RemedyLookOrInterrupt))
+			"The line is typed and may still run: command %s follows it", pane, p.program, row, id), RemedyLookOrInterrupt))
 	}
 	return nil
 }

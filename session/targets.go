@@ -75,7 +75,7 @@ func paneTarget(ref PaneRef) (string, error) {
 	if t := ref.target(); t != "" {
 		return t, nil
 	}
-	return "", errorf(KindNoTarget, "no target given: a pane, window or session is needed").fix(RemedyPane)
+	return "", fix(errorf(KindNoTarget, "no target given: a pane, window or session is needed"), RemedyPane)
 }
 
 // paneIDCommand prints the id of the pane target names. It does not fail
@@ -168,9 +168,9 @@ func (s *Server) windowTarget(ctx context.Context, ref WindowRef) (string, error
 	}
 	if ref.SessionID == "" && ref.SessionName == "" {
 		if ref.WindowIndex != "" {
-			return "", errorf(KindNoTarget, "window index %s needs a session", ref.WindowIndex).fix(RemedySession)
+			return "", fix(errorf(KindNoTarget, "window index %s needs a session", ref.WindowIndex), RemedySession)
 		}
-		return "", errorf(KindNoTarget, "no target given: a window or session is needed").fix(RemedyWindow)
+		return "", fix(errorf(KindNoTarget, "no target given: a window or session is needed"), RemedyWindow)
 	}
 	sess, err := s.LookupSession(ctx, ref.SessionID, ref.SessionName)
 	if err != nil {
