@@ -329,3 +329,46 @@ func mustGuard(b *testing.B, s *Server) keyGuard {
 	}
 	return g
 }
+
+// BenchmarkSendKeys_WaitForText is an agent's step, 200 times a round: a
+// line sent with send_keys to a pane whose shell loop answers each line it
+// reads, then wait_for_text for the answer (matched after the input, never
+// its echo). It
+// reports the step's and the wait's median and p99, the lines of commands
+// each wait sent on the main client (calls/wait: what it cost to start,
+// and any read while it followed), and, measured in the same process, the
+// raw round trip with the wait's median as a multiple of it.
+func BenchmarkSendKeys_WaitForText(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "step", "sh", "-c", `while read l; do echo "got $l"; done`)
+	pane := paneOf(b, s, "step")
+	ref := PaneRef{PaneID: pane}
+	var steps, waits []time.Duration
+	var calls uint64
+	n := 0
+	for b.Loop() {
+		for range 200 {
+			n++
+			line := fmt.Sprintf("step-%d", n)
+			t0 := time.Now()
+			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: line, Literal: true, Enter: true}); err != nil {
+				b.Fatal(err)
+			}
+			t1, before := time.Now(), s.ConnStats().Calls
+			r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"got " + line}, MatchCase: true, Timeout: 10 * time.Second})
+			t2 := time.Now()
+			if err != nil || r.Outcome != OutcomeMatched {
+				b.Fatal(r, err)
+			}
+			calls += s.ConnStats().Calls - before
+			steps, waits = append(steps, t2.Sub(t0)), append(waits, t2.Sub(t1))
+		}
+	}
+	rt := roundTripUS(b, s, 300*time.Millisecond)
+	reportPercentiles(b, "step", steps)
+	reportPercentiles(b, "wait", waits)
+	b.ReportMetric(float64(calls)/float64(len(waits)), "calls/wait")
+	b.ReportMetric(rt, "round-trip-µs")
+	b.ReportMetric(float64(waits[len(waits)/2].Microseconds())/rt, "wait/round-trip")
+}
