@@ -38,6 +38,10 @@ type paneHost interface {
 	watchPane(ctx context.Context, pane string) (st *panestream.Stream, release func(), err error)
 	// watchPaneIn is watchPane for a pane whose session is known.
 	watchPaneIn(pane, sessionID string) (st *panestream.Stream, release func(), err error)
+	// watchPaneFed is watchPane without a round trip, when a client
+	// already delivers the session the model puts pane in, which it
+	// returns for the caller to check; ok is false otherwise.
+	watchPaneFed(pane string) (st *panestream.Stream, release func(), sessionID string, ok bool)
 	// ResolvePane returns the id of the pane ref names.
 	ResolvePane(ctx context.Context, ref PaneRef) (string, error)
 	// release returns the facts of the tmux release connected to, and

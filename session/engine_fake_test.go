@@ -22,7 +22,10 @@ import (
 // goroutine waits, so a timeout is an event like the others, and a wait
 // that stops making progress ends at its timeout at once.
 
-const fakePane = "%1"
+const (
+	fakePane    = "%1"
+	fakeSession = "$1" // the session tmux puts the pane in
+)
 
 // fakeHost is a paneHost with one pane.
 type fakeHost struct {
@@ -35,6 +38,12 @@ type fakeHost struct {
 	gone    bool     // tmux no longer finds the pane
 	rejoin  error    // what watching the pane again answers; nil: a new client follows it
 	watches int      // watches of the pane asked for
+	looks   int      // readEntry's looks tmux answered
+	// model is the session the model puts the pane in ("" is fakeSession,
+	// where tmux has it), and unfed says no client of ours is attached to
+	// it yet.
+	model string
+	unfed bool
 	// keys are what the pane does when a key is pressed: prints the
 	// text, or exits if it is "exit"; no entry, nothing.
 	keys    map[string]string
@@ -57,7 +66,8 @@ func (h *fakeHost) exec(_ context.Context, cmds ...controlmode.Command) ([]contr
 		case c.Name() == "capture-pane":
 			rs[i].Lines = slices.Clone(h.screen)
 		case strings.Contains(text, "#{pane_id} #{alternate_on}"): // readEntry
-			rs[i].Lines = []string{fakePane + " 0 0 0 2000 0 80 0"}
+			h.looks++
+			rs[i].Lines = []string{fakePane + " 0 0 0 2000 0 80 0 " + fakeSession}
 		case strings.Contains(text, "#{pane_id} #{history_size}"): // readRows
 			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 0 0"}
 		default:
@@ -84,6 +94,24 @@ func (h *fakeHost) watchPane(context.Context, string) (*panestream.Stream, func(
 
 func (h *fakeHost) watchPaneIn(pane, _ string) (*panestream.Stream, func(), error) {
 	return h.watchPane(context.Background(), pane)
+}
+
+// watchPaneFed counts as a watch, made without asking tmux: the model
+// knows the pane whether or not tmux still has it.
+func (h *fakeHost) watchPaneFed(pane string) (*panestream.Stream, func(), string, bool) {
+	h.mu.Lock()
+	model, unfed := h.model, h.unfed
+	h.watches++
+	h.src++
+	h.st.Adopt(h.src)
+	h.mu.Unlock()
+	if unfed {
+		return nil, nil, "", false
+	}
+	if model == "" {
+		model = fakeSession
+	}
+	return h.st, func() {}, model, true
 }
 
 func (h *fakeHost) ResolvePane(_ context.Context, ref PaneRef) (string, error) {
@@ -450,6 +478,43 @@ func TestEngineWaitAfterInput(t *testing.T) {
 			if res.Since != SinceInput || res.Outcome != tc.outcome || tc.lines != nil && !slices.Equal(res.MatchedLines, tc.lines) || res.EchoSkipped != tc.echo {
 				t.Errorf("since %q: outcome %q with %q, echo skipped %d; want %q with %q, echo %d (tail %q)",
 					res.Since, res.Outcome, res.MatchedLines, res.EchoSkipped, tc.outcome, tc.lines, tc.echo, res.Tail)
+			}
+		})
+	}
+}
+
+// TestEngineWaitStart starts waits for text as the model and tmux place
+// the pane: a wait on a pane whose session a client of ours delivers
+// looks once; one on a pane that moved since the model saw it, or whose
+// session no client delivers yet, watches the pane's session first and
+// looks after it; one on a pane tmux no longer has answers not found.
+func TestEngineWaitStart(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		model          string // the session the model puts the pane in; "" is tmux's
+		unfed, gone    bool
+		looks, watches int
+		kind           Kind
+		words          string
+	}{
+		{name: "fed", looks: 1, watches: 1},
+		{name: "moved to another session", model: "$2", looks: 2, watches: 2},
+		{name: "no client on its session", unfed: true, looks: 1, watches: 2},
+		{name: "gone", gone: true, looks: 0, watches: 1, kind: KindNotFound, words: "can't find pane: %1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h *fakeHost
+			res, _, err := driveHost(t, func(fh *fakeHost) {
+				h, fh.model, fh.unfed, fh.gone, fh.screen = fh, tc.model, tc.unfed, tc.gone, []string{"$ make", "done"}
+			}, nil, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+				return e.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"done"}, Timeout: time.Second})
+			})
+			wantError(t, err, tc.kind, tc.words)
+			if tc.kind == 0 && res.Outcome != OutcomeMatched {
+				t.Errorf("outcome %q, want %q", res.Outcome, OutcomeMatched)
+			}
+			if h.looks != tc.looks || h.watches != tc.watches {
+				t.Errorf("%d looks and %d watches, want %d and %d", h.looks, h.watches, tc.looks, tc.watches)
 			}
 		})
 	}

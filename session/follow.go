@@ -44,6 +44,43 @@ func (e *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, 
 	return newPaneFollow(e, pane, st, release), nil
 }
 
+// followEntry starts following pane and reads its entry (readEntry),
+// calling at in between: after the stream's position is taken, before the
+// look. When a client of ours is attached to the pane's session already
+// (the main client's session, or one a watcher is attached to), as the
+// model knows it, that costs the look's one round trip: the look reads the
+// pane's session too, and if tmux puts the pane there, all it prints
+// after the look reaches the stream after the position. Otherwise (the
+// model does not know the pane, no client of ours is attached to its
+// session, or the pane has moved) the pane's session is read and watched
+// first, and the entry read after it, as followPane and readEntry do.
+func (e *paneEngine) followEntry(ctx context.Context, pane string, at func(*paneFollow)) (*paneFollow, entryState, error) {
+	if st, release, session, ok := e.watchPaneFed(pane); ok {
+		f := newPaneFollow(e, pane, st, release)
+		at(f)
+		entry, err := e.readEntry(ctx, pane)
+		switch {
+		case err != nil:
+			f.stop()
+			return nil, entryState{}, err
+		case entry.session == session:
+			return f, entry, nil
+		}
+		f.stop() // the pane has moved to another session
+	}
+	f, err := e.followPane(ctx, pane)
+	if err != nil {
+		return nil, entryState{}, err
+	}
+	at(f)
+	entry, err := e.readEntry(ctx, pane)
+	if err != nil {
+		f.stop()
+		return nil, entryState{}, err
+	}
+	return f, entry, nil
+}
+
 // followPaneIn is followPane for a caller that read the pane's session
 // already.
 func (e *paneEngine) followPaneIn(pane, sessionID string) (*paneFollow, error) {

@@ -88,6 +88,7 @@ type WaitResult struct {
 
 // entryState is what one round trip tells about a pane when a wait starts.
 type entryState struct {
+	session   string // the id of the session tmux puts the pane in
 	alternate bool
 	dead      bool
 	rows      []string            // the visible screen, wrapped lines joined
@@ -95,17 +96,17 @@ type entryState struct {
 	cursorRow int                 // the cursor's row in the grid
 }
 
-// readEntry reads the pane's mode and its visible screen in one round
-// trip.
+// readEntry reads the pane's session, its mode and its visible screen in
+// one round trip.
 func (e *paneEngine) readEntry(ctx context.Context, pane string) (entryState, error) {
 	rs, err := e.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x}"),
+		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x} #{session_id}"),
 		CaptureArgs{Join: true}.command(pane))
 	if err != nil {
 		return entryState{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 8 || f[0] != pane {
+	if len(f) != 9 || f[0] != pane {
 		return entryState{}, errorf(KindNotFound, "can't find pane: %s", pane)
 	}
 	hist, _ := strconv.Atoi(f[3])
@@ -116,7 +117,7 @@ func (e *paneEngine) readEntry(ctx context.Context, pane string) (entryState, er
 	// Rows as a person reads them: -J keeps the blanks a full-screen
 	// program drew at the end of its rows.
 	rows := paneread.Readable(rs[1].Lines, width, cx, cy)
-	return entryState{alternate: f[1] == "1", dead: f[2] == "1", rows: rows,
+	return entryState{session: f[8], alternate: f[1] == "1", dead: f[2] == "1", rows: rows,
 		screenTop: panestream.GridMark{Known: true, Row: hist, History: hist, Limit: limit}, cursorRow: hist + cy}, nil
 }
 

@@ -39,17 +39,13 @@ func (e *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, e
 	if err != nil {
 		return WaitResult{}, err
 	}
-	f, err := e.followPane(ctx, pane)
+	var t *textWait
+	f, entry, err := e.followEntry(ctx, pane, func(f *paneFollow) { t = e.newTextWait(ctx, a, pane, f, start) })
 	if err != nil {
 		return WaitResult{}, err
 	}
 	defer f.stop()
-	t := e.newTextWait(ctx, a, pane, f, start)
 	t.w.pats, t.w.stops = pats, stops
-	entry, err := e.readEntry(ctx, pane)
-	if err != nil {
-		return WaitResult{}, err
-	}
 	t.startGrid(entry)
 	if outcome, ok, err := t.atEntry(entry); err != nil {
 		return WaitResult{}, err

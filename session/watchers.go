@@ -77,23 +77,34 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func()
 	return st, release, nil
 }
 
+// watchPaneFed is watchPane without a round trip, for a pane whose session,
+// as the model knows it, a client of ours is attached to already: it
+// returns that session, which the caller checks against tmux's in its
+// next look at the pane, since the pane may have moved. ok is false, and
+// nothing is held, when the model does not know the pane or no client of
+// ours is attached to its session.
+func (s *Server) watchPaneFed(pane string) (st *panestream.Stream, release func(), sessionID string, ok bool) {
+	p, known := s.model.paneByID(pane)
+	if !known {
+		return nil, nil, "", false
+	}
+	src, release, ok := s.link.feeding(p.SessionID)
+	if !ok {
+		return nil, nil, "", false
+	}
+	st = s.streams.Get(pane)
+	st.Adopt(src)
+	return st, release, p.SessionID, true
+}
+
 // feed makes sure a client of ours is attached to session sessionID, so
 // that the output of its panes reaches their streams: the main client, or
 // a watcher, started if need be. It returns that client's source number
 // and a release function the caller must call when done reading.
 func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
-	l.mu.Lock()
-	if sessionID == l.attached && l.status == linkLive {
-		src := l.src
-		l.mu.Unlock()
-		return src, func() {}, nil
+	if src, release, ok := l.feeding(sessionID); ok {
+		return src, release, nil
 	}
-	if w, ok := l.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
-		l.hold(w)
-		l.mu.Unlock()
-		return w.ref.src, func() { l.releaseWatcher(sessionID, w) }, nil
-	}
-	l.mu.Unlock()
 
 	v, err, _ := l.group.Do(sessionID, func() (any, error) {
 		sctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
@@ -126,6 +137,21 @@ func (l *link) feed(sessionID string) (src uint64, release func(), err error) {
 	l.hold(w)
 	l.mu.Unlock()
 	return w.ref.src, func() { l.releaseWatcher(sessionID, w) }, nil
+}
+
+// feeding is feed when a client of ours is attached to session sessionID
+// already; ok is false, and nothing is held, when none is.
+func (l *link) feeding(sessionID string) (src uint64, release func(), ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if sessionID == l.attached && l.status == linkLive {
+		return l.src, func() {}, true
+	}
+	if w, ok := l.watchers[sessionID]; ok && w.ref.conn().Err() == nil {
+		l.hold(w)
+		return w.ref.src, func() { l.releaseWatcher(sessionID, w) }, true
+	}
+	return 0, nil, false
 }
 
 // feeds reports whether a client of ours is delivering the output of the
