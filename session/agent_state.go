@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 )
 
@@ -72,7 +73,7 @@ func (am *agentMemory) store(p Pane, agent string) {
 // paneFacts are the facts this process holds about p without asking
 // tmux: its row, its output stream, its input and commands.
 func (s *Server) paneFacts(p Pane) agentstate.Facts {
-	f := agentstate.Facts{Command: p.CurrentCommand, Dead: p.Dead, Agent: s.agents.load(p), Prompt: s.prompts.load(p.ID)}
+	f := agentstate.Facts{Command: p.CurrentCommand, Dead: p.Dead, Agent: s.agents.load(p), Prompt: engine.Prompt(s.Engine, p.ID)}
 	if n, err := strconv.Atoi(p.DeadStatus); err == nil && p.Dead {
 		f.DeadStatus = &n
 	}
@@ -92,42 +93,9 @@ func (s *Server) paneFacts(p Pane) agentstate.Facts {
 			f.Input.Typed = in.Typed
 		}
 		f.Output.SinceInput = in.Fed && end > in.Offset
-		f.Run = s.cmds.lastRun(p.ID, in.Offset)
+		f.Run = engine.LastRun(s.Engine, p.ID, in.Offset)
 	}
 	return f
-}
-
-// lastRun is what is known of the command run_command typed in pane as
-// the pane's last input, the one noted at stream offset at.
-func (cs *commandSet) lastRun(pane string, at int64) agentstate.Run {
-	cs.mu.Lock()
-	var last *runningCommand
-	for _, c := range cs.order {
-		if c.pane == pane {
-			last = c
-		}
-	}
-	cs.mu.Unlock()
-	if last == nil {
-		return agentstate.Run{}
-	}
-	select {
-	case <-last.typed:
-	default:
-		return agentstate.Run{} // its line is not typed yet
-	}
-	if last.from != at {
-		return agentstate.Run{} // other input came after it
-	}
-	if !last.ended() {
-		return agentstate.Run{Known: true, Running: true}
-	}
-	r := agentstate.Run{Known: true}
-	if last.res.HasStatus {
-		n := last.res.ExitStatus
-		r.Status = &n
-	}
-	return r
 }
 
 // classify decides p's state from f, and remembers the agent found.
@@ -164,10 +132,10 @@ func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, 
 	if err != nil {
 		return Pane{}, AgentState{}, Foreground{}, err
 	}
-	cmds := []controlmode.Command{s.paneInfoCommand(t), CaptureArgs{Join: true}.command(t)}
-	marks := s.release().recordsCommandMarks()
+	cmds := []controlmode.Command{s.paneInfoCommand(t), engine.CaptureCommand(CaptureArgs{Join: true}, t)}
+	marks := s.release().RecordsCommandMarks()
 	if marks {
-		cmds = append(cmds, marksCommand(t))
+		cmds = append(cmds, engine.MarksCommand(t))
 	}
 	rs, err := s.exec(ctx, cmds...)
 	if err != nil {
@@ -180,7 +148,7 @@ func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, 
 	f := s.paneFacts(p)
 	f.Screen = screenOf(p, rs[1].Lines)
 	if marks {
-		if m, ok := parseMarks(p.ID, strings.Join(rs[2].Lines, "")); ok {
+		if m, ok := engine.ParseMarks(p.ID, strings.Join(rs[2].Lines, "")); ok {
 			f.Marks = s.marksFacts(p.ID, m)
 		}
 	}
@@ -274,7 +242,7 @@ func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentS
 			a.Start, a.End = &p.CursorY, &p.CursorY
 			rowOnly[i] = true
 		}
-		cmds[i] = a.command(p.ID)
+		cmds[i] = engine.CaptureCommand(a, p.ID)
 	}
 	// A pane that closed meanwhile fails its capture, and tmux drops the
 	// rest of the line: those panes are told from the other facts.

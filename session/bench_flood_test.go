@@ -14,6 +14,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // Waits under a flood (issue 21): how long a wait takes to see a line while
@@ -42,11 +43,11 @@ func benchWakeFlood(b *testing.B, draw func(mark string) string) {
 		fx.Tmux(b, "split-window", "-d", "-t", "w:", "yes", "flood-line")
 	}
 	var lat []time.Duration
-	looks := wk.s.gridLooks.Load()
+	looks := engine.GridLooks(wk.s.Engine)
 	for b.Loop() {
 		lat = append(lat, wk.wakes(200)...)
 	}
-	b.ReportMetric(float64(wk.s.gridLooks.Load()-looks)/float64(len(lat)), "looks/wait")
+	b.ReportMetric(float64(engine.GridLooks(wk.s.Engine)-looks)/float64(len(lat)), "looks/wait")
 	median := reportWakes(b, lat)
 	b.ReportMetric(float64(quiet.Microseconds()), "quiet-median-µs")
 	b.ReportMetric(float64(median)/float64(quiet), "x-quiet")
@@ -67,7 +68,7 @@ func BenchmarkWaitForText_FloodLooks(b *testing.B) {
 	var looks int64
 	var took time.Duration
 	for b.Loop() {
-		n := s.gridLooks.Load()
+		n := engine.GridLooks(s.Engine)
 		start := time.Now()
 		r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"never-drawn"}, MatchCase: true,
 			Interval: interval, Timeout: time.Second})
@@ -75,7 +76,7 @@ func BenchmarkWaitForText_FloodLooks(b *testing.B) {
 			b.Fatalf("got %+v %v, want a timeout after output", r, err)
 		}
 		took += time.Since(start)
-		looks += s.gridLooks.Load() - n
+		looks += engine.GridLooks(s.Engine) - n
 	}
 	if looks == 0 {
 		b.Fatal("the wait never read the grid: the flood is not taken for a redraw")
@@ -242,7 +243,7 @@ func BenchmarkWaitForText_WakeFloodReader(b *testing.B) {
 	}
 	reportWakes(b, lat)
 	reportPercentiles(b, "reader", doorbell)
-	look := CaptureArgs{Join: true}.command(wk.pane)
+	look := engine.CaptureCommand(CaptureArgs{Join: true}, wk.pane)
 	var onMain, onReader []time.Duration
 	for range 100 {
 		t0 := time.Now()

@@ -7,63 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
-
-func TestGridAtRowNow(t *testing.T) {
-	m := gridAt{known: true, row: 150, hist: 120, limit: 200, width: 80}
-	for _, c := range []struct {
-		name        string
-		hist, width int
-		scrolls     int64
-		want        int
-		ok          bool
-	}{
-		{"nothing moved", 120, 80, 0, 150, true},
-		{"scrolled, history not full", 170, 80, 500, 150, true},
-		{"resized", 120, 100, 0, 0, false},
-		{"history full, few scrolls", 190, 80, 75, 150, true},
-		{"history full, drops unknown", 185, 80, 85, 0, false},
-		{"history full, drops unknown", 190, 80, 200, 0, false},
-		{"history full, scrolls unknown", 190, 80, -1, 0, false},
-		{"cleared", 10, 80, 5, 0, false},
-		{"the row dropped", 181, 80, 1000, 0, false},
-	} {
-		got, ok := m.rowNow(c.hist, 200, c.width, func() int64 { return c.scrolls })
-		if ok != c.ok || ok && got != c.want {
-			t.Errorf("%s: got %d %v, want %d %v", c.name, got, ok, c.want, c.ok)
-		}
-	}
-	// One drop, certain: 6 scrolls from 195 rows of history can only have
-	// reached 181 through one drop of 20.
-	full := gridAt{known: true, row: 150, hist: 195, limit: 200, width: 80}
-	if got, ok := full.rowNow(181, 200, 80, func() int64 { return 6 }); !ok || got != 130 {
-		t.Errorf("one drop: got %d %v, want 130 true", got, ok)
-	}
-	// The same, the mark itself dropped.
-	full.row = 5
-	if _, ok := full.rowNow(181, 200, 80, func() int64 { return 6 }); ok {
-		t.Error("a row tmux dropped was taken as still there")
-	}
-}
-
-func TestScrollBound(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want int64
-	}{
-		{"", 1},
-		{"a\nb\n", 3},
-		{"\x1b[5S", 6},
-		{"\x1b[2J", 25},
-		{"\x1bD\x1bE\x1bM", 3},
-		{"\x1b[3J", -1},
-		{"x\x1bc", -1},
-	} {
-		if got := scrollBound([]byte(c.in), 80, 24); got != c.want {
-			t.Errorf("scrollBound(%q) = %d, want %d", c.in, got, c.want)
-		}
-	}
-}
 
 // TestReadSinceFullHistory: with tmux's history full (it drops a tenth of
 // its limit at a time), a few lines after a cursor still read from the grid,
@@ -102,15 +48,11 @@ func TestReadSinceFullHistory(t *testing.T) {
 		t.Fatalf("200 lines past a history of 50: got %d lines, %v", len(r.Lines), err)
 	}
 	for round := range 12 {
-		_, _, offset, from, err := parseCursor(r.Cursor, "")
-		if err != nil || !from.known {
-			t.Fatalf("cursor %q: %+v %v", r.Cursor, from, err)
-		}
 		a, b := fmt.Sprint("a-", round), fmt.Sprint("b-", round)
 		write(a+"\n"+b+"\n", b)
-		g, err := s.readSince(ctx, pane, st, offset, from)
-		if err != nil || !g.ok || !slices.Equal(g.lines, []string{a, b}) {
-			t.Fatalf("round %d, from %+v: got %+v %v, want %s and %s from the grid", round, from, g, err, a, b)
+		lines, ok, err := engine.ReadSinceGrid(ctx, s.Engine, pane, st, r.Cursor)
+		if err != nil || !ok || !slices.Equal(lines, []string{a, b}) {
+			t.Fatalf("round %d, from cursor %q: got %q (%v) %v, want %s and %s from the grid", round, r.Cursor, lines, ok, err, a, b)
 		}
 		if r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor}); err != nil || !slices.Equal(r.Lines, []string{a, b}) {
 			t.Fatalf("round %d: got %q %v", round, r.Lines, err)
@@ -134,7 +76,7 @@ func TestCaptureSinceFullScreen(t *testing.T) {
 	}
 	// A cursor of the stream alone, as run_command's output_cursor is.
 	pos, _ := s.streams.Get(pane).Position()
-	streamCursor := s.sinceCursor(ctx, pane, pos)
+	streamCursor := engine.StreamCursor(ctx, s.Engine, pane, pos)
 	// The words are split and placed by cursor moves: the bytes never
 	// hold "FULL SCREEN" nor the second row's indent.
 	draw := `printf '\033[?1049h\033[H\033[2JFULL\033[1;6HSCREEN\033[5;3Hsecond row'; read x; printf '\033[3;1HLATER-%s\033[?1049l'; echo after-%s`

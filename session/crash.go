@@ -73,9 +73,9 @@ func (s *Server) refuseCrashingKeys(ctx context.Context, pane string, keys []str
 
 }
 
-// keyNames returns the keys a's send-keys deliver, as key tables name
+// sendKeyNames returns the keys a's send-keys deliver, as key tables name
 // them (see modekeys.Keys).
-func (a SendKeysArgs) keyNames() []string {
+func sendKeyNames(a SendKeysArgs) []string {
 	args := []string{a.Keys}
 	if a.KeyList != nil {
 		args = a.KeyList
@@ -97,7 +97,7 @@ func (a SendKeysArgs) keyNames() []string {
 // refusal; -1 and nil if none is.
 func (s *Server) batchCrashing(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
 	for k, op := range ops[:len(targets)] {
-		if err := s.refuseCrashingKeys(ctx, targets[k], op.keyNames()); err != nil {
+		if err := s.refuseCrashingKeys(ctx, targets[k], sendKeyNames(op.SendKeysArgs)); err != nil {
 			return k, err
 		}
 	}

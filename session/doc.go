@@ -56,43 +56,33 @@
 //     ops_options.go: buffers, options, environment and hooks;
 //     ops_server.go: a server's status and its end; probe_servers.go and
 //     probe_remote.go: finding the servers on a host.
-//   - input.go: what input was sent to which pane; grid.go: places in
-//     tmux's grid read with input, and the rows a wait reads from there;
-//     press_keys.go: a key list pressed one key at a time, as a person
-//     presses them.
-//   - engine.go: the pane-following engine (paneEngine), which holds the
-//     waits, run_command and its follower, key presses, capture_since and
-//     the grid reads, and the narrow interface (paneHost) through which
-//     alone it reaches tmux: a Server is its host and embeds it, so the
-//     engine's exported methods are the Server's; engine_fake_test.go
-//     drives its waits with a fake host and no tmux.
-//   - follow.go: paneFollow, the one follower of a pane's output that
-//     every wait and read below stands on, its answers to the pane's end
-//     and to the end of the client that delivered its output, and until,
-//     the one loop of every wait (timeout, the caller's end, a step's
-//     error).
-//   - wait.go: what every wait shares (its arguments, results, entry look
-//     and matching) and the wait for quiet; wait_text.go: the wait for
-//     text; capture_since.go, capture_grid.go: capture_since's cursors
-//     and its read of tmux's grid from a cursor's row; channel.go:
-//     wait-for channels.
+//   - input.go: what input was sent to which pane.
+//   - engine.go: the pane-following engine, internal/engine, which holds
+//     the waits, run_command and its follower, key presses, capture_since
+//     and the grid reads, and reaches tmux only through its narrow Host
+//     interface: a Server is its host (engineHost) and embeds it, so the
+//     engine's exported methods are the Server's; the words both speak
+//     (PaneRef, SendKeysArgs, the waits' arguments and results) are the
+//     engine's, re-declared here. Its own tests drive its waits with a
+//     fake host and no tmux.
+//   - wait_state.go: the wait for agent states, agent_state.go and
+//     agent_record.go: what an agent CLI in a pane is doing;
+//     pane_exit.go: the wait for a pane's program to exit; record.go:
+//     recordings of panes; channel.go: wait-for channels.
 //   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a
 //     pane's foreground program is blocked reading its terminal, from
 //     /proc, ps, or ps over the ssh connection.
-//   - run_command.go: running a command in a pane's shell, whose line and
-//     markers are internal/shellrun's, and run_follow.go: following it to
-//     its end, past the call's timeout, under an id.
 //   - errors.go, effects.go, owned.go: errors, what a call did, and the
 //     sessions this process created.
 //
 // The parts that need no tmux are packages of their own, each with its
 // own tests: internal/errs (the [Error] every operation returns, whose
-// names this package re-declares), internal/panestream (a pane's output with byte offsets),
-// internal/termtext (output rendered into the lines a reader sees),
-// internal/rows (tmux -F row formats), internal/crashgate (the lock that
-// keeps our clients from crashing tmux), internal/modekeys (the copy-mode
-// keys that would hold a client), internal/shellrun (the line
-// run_command types, its markers, and reading a shell's prompt) and
+// names this package re-declares), internal/panestream (a pane's output
+// with byte offsets), internal/termtext (output rendered into the lines a
+// reader sees), internal/rows (tmux -F row formats), internal/crashgate
+// (the lock that keeps our clients from crashing tmux), internal/modekeys
+// (the copy-mode keys that would hold a client), internal/shellrun (the
+// line run_command types, its markers, and reading a shell's prompt) and
 // internal/paneread (a pane's text as a person reads it: the echo of
 // typed input taken out, grid rows trimmed as they show, patterns, the
 // tail of an answer).

@@ -2,72 +2,182 @@ package session
 
 import (
 	"context"
-	"log/slog"
-	"sync/atomic"
+	"fmt"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
-// A paneEngine follows panes: the waits for text and for quiet, the hold
-// for a first prompt, RunCommand and the follower of its commands, the
-// shell's command marks, key presses, CaptureSince and the reads of tmux's
-// grid. (WaitForState and WaitPaneExit are still the Server's.) It
-// reaches tmux only through its paneHost, so its waits can be driven by a
-// fake host and a stream fed by hand (engine_fake_test.go); a Server is
-// the host it has in the program, and embeds it, so the engine's exported
-// methods are the Server's.
-type paneEngine struct {
-	paneHost
-	log     *slog.Logger // nil: no log
-	cmds    commandSet   // the commands RunCommand typed, followed to their end
-	prompts promptMemory // the prompt each pane's shell drew after a command
+// The pane-following engine is internal/engine's: a Server embeds one,
+// so its exported methods (the waits, RunCommand, PressKeys, CaptureSince,
+// ...) are the Server's, and is the host through which alone it reaches
+// tmux (engineHost). The words both speak are the engine's, re-declared
+// here.
 
-	// gridLooks counts the reads of a pane's grid waits make (readRows),
-	// for the benchmarks: how many a flood costs.
-	gridLooks atomic.Int64
+// PaneRef names a pane: by pane id, else the active pane of the window or
+// session named. The zero PaneRef names no pane.
+type PaneRef = engine.PaneRef
+
+// SendKeysArgs are the arguments of [Server.SendKeys].
+type SendKeysArgs = engine.SendKeysArgs
+
+// CaptureArgs select what a capture reads.
+type CaptureArgs = engine.CaptureArgs
+
+// Foreground is what the kernel tells of a pane's foreground program.
+type Foreground = engine.Foreground
+
+// WithOwner returns ctx carrying the identity on whose behalf the calls
+// made with it act: the sessions [Server.CreateSession] creates are owned
+// by it, and [Server.Owns] and [Server.TeardownSession] answer for it
+// alone. The empty identity, a context without one, is the process itself
+// (one MCP client over stdio). Over HTTP each bearer token is an identity.
+func WithOwner(ctx context.Context, owner string) context.Context {
+	return engine.WithOwner(ctx, owner)
 }
 
-// paneHost is what the engine needs of tmux: a line of commands and its
-// replies, a pane's stream and its watch, a target resolved, the
-// release's facts, and the pane's foreground program. A [Server] is one.
-type paneHost interface {
-	// exec runs cmds as one line and returns a reply for each.
-	exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
-	// watchPane returns pane's stream, fed until release is called.
-	watchPane(ctx context.Context, pane string) (st *panestream.Stream, release func(), err error)
-	// watchPaneIn is watchPane for a pane whose session is known.
-	watchPaneIn(pane, sessionID string) (st *panestream.Stream, release func(), err error)
-	// watchPaneFed is watchPane without a round trip, when a client
-	// already delivers the session the model puts pane in, which it
-	// returns for the caller to check; ok is false otherwise.
-	watchPaneFed(pane string) (st *panestream.Stream, release func(), sessionID string, ok bool)
-	// ResolvePane returns the id of the pane ref names.
-	ResolvePane(ctx context.Context, ref PaneRef) (string, error)
-	// release returns the facts of the tmux release connected to, and
-	// connectedRelease those of the one it connects to if it is not.
-	release() release
-	connectedRelease(ctx context.Context) (release, error)
-	// paneForeground reads what pane's foreground program does, and
-	// Foreground what the one on tty, under the shell pid, does.
-	paneForeground(ctx context.Context, pane string) Foreground
-	Foreground(ctx context.Context, pid, tty string) Foreground
-	// Socket names the server, for the answer of one that is gone, and
-	// Generation its current life, which capture_since's cursors carry.
-	Socket() Socket
-	Generation() string
-	// syncStream returns once st holds all the pane printed before it
-	// was called.
-	syncStream(ctx context.Context, st *panestream.Stream) error
+// OwnerOf returns the identity WithOwner put in ctx, or "".
+func OwnerOf(ctx context.Context) string { return engine.OwnerOf(ctx) }
 
-	// The input sent to panes (input.go): whether a pane's output was
-	// followed, its width as last read, and noting a line typed.
-	fed(pane string) bool
-	paneWidth(pane string) int
-	noteInputAs(pre inputStart, pane, text string, enter bool, mark panestream.GridMark, label string)
-	// Keys: SendKeys as the tool does, and the copy-mode guard a typed
-	// command line goes through (modes.go).
-	SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error)
-	guardFor(ctx context.Context, drive bool) (keyGuard, error)
-	refusedInMode(ctx context.Context, err error, pane string, refused guarded) (again bool, _ error)
+// isPaneID reports whether t is a tmux pane id (%N).
+func isPaneID(t string) bool { return engine.IsPaneID(t) }
+
+// engineHost is a Server as its engine's host (engine.Host).
+type engineHost struct{ *Server }
+
+var _ engine.Host = engineHost{}
+
+func (h engineHost) Exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	return h.exec(ctx, cmds...)
 }
+
+func (h engineHost) WatchPane(ctx context.Context, pane string) (*panestream.Stream, func(), error) {
+	return h.watchPane(ctx, pane)
+}
+
+func (h engineHost) WatchPaneIn(pane, sessionID string) (*panestream.Stream, func(), error) {
+	return h.watchPaneIn(pane, sessionID)
+}
+
+func (h engineHost) WatchPaneFed(pane string) (*panestream.Stream, func(), string, bool) {
+	return h.watchPaneFed(pane)
+}
+
+func (h engineHost) Release() engine.Release { return h.release() }
+
+func (h engineHost) ConnectedRelease(ctx context.Context) (engine.Release, error) {
+	return h.connectedRelease(ctx)
+}
+
+func (h engineHost) PaneForeground(ctx context.Context, pane string) Foreground {
+	return h.paneForeground(ctx, pane)
+}
+
+func (h engineHost) Socket() fmt.Stringer { return h.sock }
+
+func (h engineHost) SyncStream(ctx context.Context, st *panestream.Stream) error {
+	return h.syncStream(ctx, st)
+}
+
+func (h engineHost) Fed(pane string) bool { return h.fed(pane) }
+
+func (h engineHost) PaneWidth(pane string) int { return h.paneWidth(pane) }
+
+func (h engineHost) NoteInput(ends map[string]int64, pane, text string, enter bool, mark panestream.GridMark, label string) {
+	h.noteInputAs(inputStart{ends: ends}, pane, text, enter, mark, label)
+}
+
+// TypeLine is the line typed and its Enter, guarded against copy mode as
+// a typed command line is (guardFor, sendKeysCommand), and the reading of
+// the guard's refusal (refusedInMode).
+func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlmode.Command, func(context.Context, error) (bool, error), error) {
+	guard, err := h.guardFor(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	typeLine, refused := sendKeysCommand(pane, true, []string{line}, guard)
+	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
+	refused = refused.join(r)
+	return []controlmode.Command{typeLine, enter}, func(ctx context.Context, err error) (bool, error) {
+		return h.refusedInMode(ctx, err, pane, refused)
+	}, nil
+}
+
+// The arguments and answers of the engine's operations.
+
+// SinceArgs are the arguments of [Server.CaptureSince].
+type SinceArgs = engine.SinceArgs
+
+// SinceResult is what [Server.CaptureSince] returns.
+type SinceResult = engine.SinceResult
+
+// Held is what [Server.HoldForFirstPrompt] found.
+type Held = engine.Held
+
+// CommandMarks is what tmux recorded of a pane's shell from the OSC 133
+// marks the shell printed (from 3.8: see release.recordsCommandMarks).
+type CommandMarks = engine.CommandMarks
+
+// Pressed is what became of the keys of [Server.PressKeys].
+type Pressed = engine.Pressed
+
+// RunArgs are the arguments of [Server.RunCommand].
+type RunArgs = engine.RunArgs
+
+// RunResult is the outcome of [Server.RunCommand].
+type RunResult = engine.RunResult
+
+// CommandWaitArgs are the arguments of [Server.WaitForCommand].
+type CommandWaitArgs = engine.CommandWaitArgs
+
+// RunEnd says how a command ended.
+type RunEnd = engine.RunEnd
+
+// WaitArgs are the arguments of [Server.WaitForText].
+type WaitArgs = engine.WaitArgs
+
+// WaitResult is the outcome of a wait.
+type WaitResult = engine.WaitResult
+
+// QuietArgs are the arguments of [Server.WaitQuiet].
+type QuietArgs = engine.QuietArgs
+
+// QuietResult is the outcome of [Server.WaitQuiet].
+type QuietResult = engine.QuietResult
+
+// How a command ended ([RunResult.End]).
+const (
+	EndExited       = engine.EndExited
+	EndShellExited  = engine.EndShellExited
+	EndPaneClosed   = engine.EndPaneClosed
+	EndRespawned    = engine.EndRespawned
+	EndServerExited = engine.EndServerExited
+	EndUnknown      = engine.EndUnknown
+)
+
+// Wait outcomes, as libtmux-mcp names them.
+const (
+	OutcomeMatched   = engine.OutcomeMatched
+	OutcomeAnyOutput = engine.OutcomeAnyOutput
+	OutcomeStopped   = engine.OutcomeStopped
+	OutcomeAltScreen = engine.OutcomeAltScreen
+	OutcomeTimeout   = engine.OutcomeTimeout
+)
+
+// What a wait for text matches against ([WaitArgs.Since]).
+const (
+	SinceInput  = engine.SinceInput
+	SinceStart  = engine.SinceStart
+	SinceScreen = engine.SinceScreen
+)
+
+// Where a match was found ([WaitResult.MatchedIn]).
+const (
+	InOutput = engine.InOutput
+	InScreen = engine.InScreen
+)
+
+// CursorPane returns the pane a capture_since cursor reads, and false when
+// c is not a cursor.
+func CursorPane(c string) (string, bool) { return engine.CursorPane(c) }

@@ -118,10 +118,6 @@ var (
 // unresponsiveMsg starts the message of a call failed by a stuck client.
 const unresponsiveMsg = errs.UnresponsiveMsg
 
-// serverExited is the error of an operation on pane whose server exited
-// while it waited for what (no command of it was typed).
-func serverExited(sock Socket, pane, what string) *Error { return errs.ServerExited(sock, pane, what) }
-
 // lineError is the error of line cmds that Conn.Exec answered with rs and
 // err, stamped with what the line did: Written when a command of it that
 // can change tmux may have run (see lineEffects).

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 func TestKindString(t *testing.T) {
@@ -167,7 +168,7 @@ func TestLineErrorAgreesWithWatchEffects(t *testing.T) {
 // Remedy, so a caller can name its own arguments.
 func TestNoTargetRemedies(t *testing.T) {
 	s := new(Server) // never connected: each call must fail before it needs tmux
-	s.paneEngine = &paneEngine{paneHost: s}
+	s.Engine = engine.New(engineHost{s}, nil)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // TestHoldForFirstPrompt: a shell reading its start-up file is starting
@@ -28,7 +29,7 @@ func TestHoldForFirstPrompt(t *testing.T) {
 			fx.Tmux(t, append(args, command)...)
 			pane := paneOf(t, s, "slow")
 			ctx := testCtx(t)
-			if st, _, err := s.starting(ctx, pane); err != nil || !st {
+			if st, err := engine.Starting(ctx, s.Engine, pane); err != nil || !st {
 				t.Fatalf("a shell in its start-up file: starting %v (%v), want true", st, err)
 			}
 			done := make(chan error, 1)
@@ -43,7 +44,7 @@ func TestHoldForFirstPrompt(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
-			if st, _, err := s.starting(ctx, pane); err != nil || st {
+			if st, err := engine.Starting(ctx, s.Engine, pane); err != nil || st {
 				t.Fatalf("a shell at its prompt: starting %v (%v), want false", st, err)
 			}
 		})
@@ -115,37 +116,5 @@ func TestRunCommandBackgroundPending(t *testing.T) {
 	}
 	if _, err := s.WaitForCommand(ctx, CommandWaitArgs{ID: r.CommandID, Timeout: time.Second}); !errors.As(err, &e) || e.Kind != KindCancelled {
 		t.Fatalf("a kept command stopped: got %v, want cancelled", err)
-	}
-}
-
-func TestStartingProgram(t *testing.T) {
-	for _, c := range []struct{ program, start, want string }{
-		{"tmux", "", "tmux"},                  // the default shell, not started yet
-		{"tmux", "sh -c 'cat gate'", "sh"},    // a script: runsScript then says so
-		{"tmux", "/usr/bin/vim notes", "vim"}, // not a shell: nothing to hold for
-		{"bash", "sh -c 'exec bash'", "bash"}, // started: tmux's name stands
-	} {
-		if got := startingProgram(c.program, c.start); got != c.want {
-			t.Errorf("startingProgram(%q, %q) = %q, want %q", c.program, c.start, got, c.want)
-		}
-	}
-}
-
-func TestRunsScript(t *testing.T) {
-	for _, c := range []struct {
-		start, program string
-		want           bool
-	}{
-		{"", "bash", false},
-		{"bash --noprofile --rcfile /x/rc", "bash", false},
-		{"fish -C 'set x 1'", "fish", false},
-		{"sh -c 'cat gate; read -r x'", "sh", true},
-		{"/bin/bash -lc 'make'", "bash", true},
-		{"sh -c 'sleep 1; exec bash'", "bash", false}, // exec'd a shell that prompts
-		{"fish --command=ls", "fish", true},
-	} {
-		if got := runsScript(c.start, c.program); got != c.want {
-			t.Errorf("runsScript(%q, %q) = %v, want %v", c.start, c.program, got, c.want)
-		}
 	}
 }

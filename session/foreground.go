@@ -48,19 +48,6 @@ import (
 // any reply, and run-shell -b's in the pane's view mode, which it puts the
 // pane in (3.2a and next-3.8 alike).
 
-// Foreground is what the kernel tells of a pane's foreground program.
-type Foreground struct {
-	// Known reports whether the kernel told; Reading is meaningful only
-	// then.
-	Known bool
-	// Reading reports whether the program is blocked reading the pane's
-	// terminal.
-	Reading bool
-	// Wchan is what the thread that decided waits in, as the kernel names
-	// it ("" when it runs).
-	Wchan string
-}
-
 // foregroundTimeout bounds one look at a pane's foreground program.
 const foregroundTimeout = 3 * time.Second
 

@@ -55,7 +55,7 @@ func TestTypedOfAKeyList(t *testing.T) {
 		{SendKeysArgs{KeyList: []string{"def f(x):", "Enter", "    return x", "Enter"}}, "def f(x):\n    return x\n"},
 		{SendKeysArgs{KeyList: []string{"Enter", "C-c"}, Literal: true}, "EnterC-c"},
 	} {
-		if got := tc.a.typed(); got != tc.want {
+		if got := typedOf(tc.a); got != tc.want {
 			t.Errorf("%+v: typed %q, want %q", tc.a, got, tc.want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 	"golang.org/x/sync/singleflight"
 )
@@ -126,9 +127,7 @@ func newLink(clients clientStarter, gate *crashgate.Gate, ev linkEvents, log *sl
 }
 
 // errLinkClosed is the error of a call on a closed Server.
-func errLinkClosed() error {
-	return errorf(KindNoServer, "the session layer is closed")
-}
+func errLinkClosed() error { return errs.Closed() }
 
 // spawn runs f on a goroutine that close waits for. Once the link is
 // closed it runs nothing and reports false.

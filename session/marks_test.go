@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 func TestParseMarks(t *testing.T) {
@@ -26,9 +27,9 @@ func TestParseMarks(t *testing.T) {
 		{"\t\t\t\t\t", CommandMarks{}, false}, // the pane is gone
 		{"%2\t0\t3\t\t\t", CommandMarks{}, false},
 	} {
-		got, ok := parseMarks("%1", c.line)
+		got, ok := engine.ParseMarks("%1", c.line)
 		if ok != c.ok || got != c.want {
-			t.Errorf("parseMarks(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+			t.Errorf("engine.ParseMarks(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -143,7 +144,7 @@ func TestWatchMarksPersonsCommand(t *testing.T) {
 		t.Fatalf("marks %+v: no times", m)
 	}
 	stop()
-	if hooks := fx.Tmux(t, "show-hooks", "-p", "-t", pane); strings.Contains(hooks, marksMessage) {
+	if hooks := fx.Tmux(t, "show-hooks", "-p", "-t", pane); strings.Contains(hooks, engine.MarksMessage) {
 		t.Fatalf("hooks left after stop: %q", hooks)
 	}
 }

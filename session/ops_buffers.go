@@ -84,7 +84,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 	if err := checkBufferName(name); err != nil {
 		return "", err
 	}
-	t := ref.target()
+	t := refTarget(ref)
 	if ref == (PaneRef{SessionName: ref.SessionName}) && t != "" {
 		t = sessionNameTarget(ref.SessionName) // a bare "=name" names no pane
 	}

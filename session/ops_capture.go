@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
@@ -17,30 +18,6 @@ import (
 // or "%exit". The control-mode engine closes a reply only on the guard
 // that matches its %begin, so such lines arrive here as text.
 
-// CaptureArgs select what a capture reads.
-type CaptureArgs struct {
-	// Start and End are capture-pane's -S and -E: 0 is the first visible
-	// line, negative numbers reach into history. nil means the screen's
-	// first and last line.
-	Start, End *int
-	// Join joins wrapped lines (-J).
-	Join bool
-}
-
-func (a CaptureArgs) command(target string) controlmode.Command {
-	args := []string{"-p", "-t", target}
-	if a.Start != nil {
-		args = append(args, "-S", strconv.Itoa(*a.Start))
-	}
-	if a.End != nil {
-		args = append(args, "-E", strconv.Itoa(*a.End))
-	}
-	if a.Join {
-		args = append(args, "-J")
-	}
-	return controlmode.NewCommand("capture-pane", args...)
-}
-
 // Capture returns the text of the pane ref names and that pane's id, in
 // one round trip.
 // Trailing empty lines are dropped.
@@ -49,7 +26,7 @@ func (s *Server) Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneI
 	if err != nil {
 		return "", nil, err
 	}
-	paneID, rs, err := s.onPane(ctx, t, a.command(t))
+	paneID, rs, err := s.onPane(ctx, t, engine.CaptureCommand(a, t))
 	if err != nil {
 		return "", nil, err
 	}
@@ -108,7 +85,7 @@ func (s *Server) snapshot(ctx context.Context, ref PaneRef, styled bool) (PaneSn
 	f := newRowFormat(s.fmts.sep, snapshotFields())
 	cmds := []controlmode.Command{
 		controlmode.NewCommand("display-message", "-p", "-t", t, f.String()),
-		CaptureArgs{}.command(t),
+		engine.CaptureCommand(CaptureArgs{}, t),
 	}
 	if styled {
 		cmds = append(cmds, controlmode.NewCommand("capture-pane", "-p", "-e", "-t", t))
@@ -148,7 +125,7 @@ func (s *Server) CapturePanes(ctx context.Context, scope PaneScope, a CaptureArg
 	for len(panes) > 0 {
 		cmds := make([]controlmode.Command, len(panes))
 		for i, p := range panes {
-			cmds[i] = a.command(p.ID)
+			cmds[i] = engine.CaptureCommand(a, p.ID)
 		}
 		rs, err := s.exec(ctx, cmds...)
 		n := 0

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
@@ -20,30 +21,9 @@ import (
 // line, so a missing target fails before anything is sent and the caller
 // learns which pane a window or session target meant.
 
-// SendKeysArgs are the arguments of [Server.SendKeys].
-type SendKeysArgs struct {
-	Keys string
-	// KeyList, if not nil, is sent instead of Keys: each item one argument
-	// of send-keys, a key name such as Escape if it is one, else text.
-	KeyList []string
-	// Enter presses Enter after the keys, as a key of its own.
-	Enter bool
-	// Literal sends Keys (or every item of KeyList) as text (send-keys
-	// -l). Otherwise Keys is one argument: a key name such as C-c if it is
-	// one, else text.
-	Literal bool
-	// SuppressHistory prefixes a space, which shells configured with
-	// HISTCONTROL=ignorespace leave out of their history.
-	SuppressHistory bool
-	// DriveMode sends the keys also when the pane is in a mode (copy mode,
-	// choose-tree), where they drive the mode; without it, keys for a pane
-	// in a mode are refused and nothing is sent.
-	DriveMode bool
-}
-
-// commands returns the send-keys commands for target, guarded by g (see
+// sendKeysCommands returns the send-keys commands of a for target, guarded by g (see
 // sendKeysCommand), and what the guard refuses.
-func (a SendKeysArgs) commands(target string, g keyGuard) (cmds []controlmode.Command, refused guarded) {
+func sendKeysCommands(a SendKeysArgs, target string, g keyGuard) (cmds []controlmode.Command, refused guarded) {
 	args := []string{a.Keys}
 	if a.KeyList != nil {
 		args = slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
@@ -79,18 +59,18 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err := s.refuseInModeFirst(ctx, a.DriveMode, t); err != nil {
 		return "", err
 	}
-	if err := s.refuseCrashingKeys(ctx, t, a.keyNames()); err != nil {
+	if err := s.refuseCrashingKeys(ctx, t, sendKeyNames(a)); err != nil {
 		return "", err
 	}
-	pre := s.beforeInput(ctx, inputTo{t, a.typed()})
-	sends, refused := a.commands(t, guard)
-	cmds := append([]controlmode.Command{markCommand(t)}, sends...)
+	pre := s.beforeInput(ctx, inputTo{t, typedOf(a)})
+	sends, refused := sendKeysCommands(a, t, guard)
+	cmds := append([]controlmode.Command{engine.MarkCommand(t)}, sends...)
 	send := func() (string, panestream.GridMark, error) {
 		rs, err := s.exec(ctx, cmds...)
 		if len(rs) == 0 {
 			return "", panestream.GridMark{}, err
 		}
-		id, mark, merr := markOf(rs[0], t)
+		id, mark, merr := engine.MarkOf(rs[0], t)
 		if merr != nil {
 			return "", mark, merr
 		}
@@ -107,14 +87,14 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 			return id, err
 		}
 	}
-	s.noteInput(pre, id, a.typed(), a.endsWithEnter(), mark)
+	s.noteInput(pre, id, typedOf(a), endsWithEnter(a), mark)
 	return id, nil
 }
 
 // endsWithEnter reports whether a's keys end with Enter: pressed after
 // them, or the last key of its list (a key list pressed one key at a
 // time ends with an Enter of its own).
-func (a SendKeysArgs) endsWithEnter() bool {
+func endsWithEnter(a SendKeysArgs) bool {
 	if a.Enter {
 		return true
 	}
@@ -125,9 +105,9 @@ func (a SendKeysArgs) endsWithEnter() bool {
 	return k == "Enter" || k == "C-m" || k == "KPEnter"
 }
 
-// typed is the text a types, for telling its echo from output: of a key
+// typedOf is the text a types, for telling its echo from output: of a key
 // list, its texts, with a line break for each Enter among its keys.
-func (a SendKeysArgs) typed() string {
+func typedOf(a SendKeysArgs) string {
 	if a.KeyList == nil {
 		return typedText(a.Keys, a.Literal)
 	}
@@ -206,7 +186,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		start := time.Now()
 		ins := make([]inputTo, len(b.targets))
 		for k, tk := range b.targets {
-			ins[k] = inputTo{tk, ops[i+k].typed()}
+			ins[k] = inputTo{tk, typedOf(ops[i+k].SendKeysArgs)}
 		}
 		pre := s.beforeInput(ctx, ins...)
 		rs, err := s.exec(ctx, b.cmds...)
@@ -261,8 +241,8 @@ func packBatch(ops []SendKeysOp, start int, guard func(drive bool) keyGuard) bat
 		if err != nil {
 			break
 		}
-		sends, r := ops[b.end].commands(t, guard(ops[b.end].DriveMode))
-		add := append([]controlmode.Command{markCommand(t)}, sends...)
+		sends, r := sendKeysCommands(ops[b.end].SendKeysArgs, t, guard(ops[b.end].DriveMode))
+		add := append([]controlmode.Command{engine.MarkCommand(t)}, sends...)
 		n := 0
 		for _, c := range add {
 			n += len(c.String()) + 3
@@ -292,15 +272,15 @@ func (s *Server) batchOutcome(ctx context.Context, pre inputStart, op SendKeysOp
 			continue
 		}
 		out := SendKeysOutcome{Err: lineError(b.cmds[first:end], rs[first:end], r.Err), Elapsed: elapsed}
-		id, _, err := markOf(rs[first], b.targets[k])
+		id, _, err := engine.MarkOf(rs[first], b.targets[k])
 		if err == nil {
 			out.PaneID = id
 		}
 		_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.refused[k])
 		return out
 	}
-	id, mark, _ := markOf(rs[first], b.targets[k])
-	s.noteInput(pre, id, op.typed(), op.Enter, mark)
+	id, mark, _ := engine.MarkOf(rs[first], b.targets[k])
+	s.noteInput(pre, id, typedOf(op.SendKeysArgs), op.Enter, mark)
 	return SendKeysOutcome{PaneID: id, Elapsed: elapsed}
 }
 
@@ -328,7 +308,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	}
 	// The mark first: it fails for a missing pane, and tells where the
 	// pasted text starts in the grid, for a wait after it.
-	cmds := []controlmode.Command{markCommand(t)}
+	cmds := []controlmode.Command{engine.MarkCommand(t)}
 	name := bufferName()
 	if text != "" { // set-buffer makes no buffer for empty text
 		paste := append([]string{"-d", "-b", name, "-t", t}, rel.pasteFlags()...)
@@ -348,7 +328,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 		}
 		return "", err
 	}
-	id, mark, err := markOf(rs[0], t)
+	id, mark, err := engine.MarkOf(rs[0], t)
 	if err == nil {
 		s.noteInput(pre, id, text, strings.HasSuffix(text, "\n"), mark)
 	}

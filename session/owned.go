@@ -1,34 +1,12 @@
 package session
 
 import (
-	"context"
 	"slices"
 	"sync"
 )
 
 // MaxOwned is how many sessions one process may own on one server at once.
 const MaxOwned = 64
-
-// ownerKey is the context key of the caller's owner identity.
-type ownerKey struct{}
-
-// WithOwner returns ctx carrying the identity on whose behalf the calls
-// made with it act: the sessions [Server.CreateSession] creates are owned
-// by it, and [Server.Owns] and [Server.TeardownSession] answer for it
-// alone. The empty identity, a context without one, is the process itself
-// (one MCP client over stdio). Over HTTP each bearer token is an identity.
-func WithOwner(ctx context.Context, owner string) context.Context {
-	if owner == "" && ctx.Value(ownerKey{}) == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, ownerKey{}, owner)
-}
-
-// OwnerOf returns the identity WithOwner put in ctx, or "".
-func OwnerOf(ctx context.Context) string {
-	o, _ := ctx.Value(ownerKey{}).(string)
-	return o
-}
 
 // owned is the registry of sessions this process created, per CONTRACT §2:
 // in memory only, keyed by (generation, session id), so a session id reused

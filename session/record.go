@@ -19,6 +19,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/cast"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // Recording a pane: an asciicast v3 file of what it printed, taken from
@@ -304,28 +305,28 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 			s.recs.remove(r)
 		}
 	}()
-	follow, err := s.followPaneIn(pane, f[1])
+	follow, err := engine.FollowPaneIn(s.Engine, pane, f[1])
 	if err != nil {
 		return Recording{}, err
 	}
 	defer func() {
 		if !started {
-			follow.stop()
+			follow.Stop()
 		}
 	}()
 	// The screen as it is, so that playback starts from it; the stream is
 	// read from this reply on: tmux sends the main client a pane's output
 	// before a reply to a command that came after it.
-	if err := s.syncStream(ctx, follow.st); err != nil {
+	if err := s.syncStream(ctx, follow.Stream()); err != nil {
 		return Recording{}, err
 	}
 	rs, err = s.exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{cursor_flag}"),
 		controlmode.NewCommand("capture-pane", "-p", "-e", "-t", pane))
 	if err != nil {
-		return Recording{}, follow.ended(err)
+		return Recording{}, follow.Ended(err)
 	}
-	follow.skip()
+	follow.Skip()
 	var geo [5]int
 	if n, _ := fmt.Sscan(strings.Join(rs[0].Lines, ""), &geo[0], &geo[1], &geo[2], &geo[3], &geo[4]); n != 5 {
 		return Recording{}, errorf(KindNotFound, "can't find pane: %s", pane)
@@ -528,7 +529,7 @@ func (r *recorder) armLocked(d time.Duration) {
 // (at most every recordHoldBack while output flows), when input is sent or
 // the structure changes, and every recordHeartbeat: never on each output.
 // Each output keeps the time it arrived (noteOutput).
-func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w *cast.Writer, file interface {
+func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, w *cast.Writer, file interface {
 	Write([]byte) (int, error)
 	Close() error
 }, size [2]int) {
@@ -616,8 +617,8 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 		resize := r.resize
 		r.resize = false
 		r.mu.Unlock()
-		from := f.cursor
-		rd, rerr := f.read(ctx)
+		from := f.Cursor()
+		rd, rerr := f.Read(ctx)
 		now := time.Now()
 		if rd.Missed > 0 {
 			commit(now, true)
@@ -684,7 +685,7 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f *paneFollow, w 
 			r.mu.Unlock()
 		}
 	}
-	f.stop()
+	f.Stop()
 	end := time.Now()
 	werr := w.Close(end, "recording ended: "+why)
 	if cerr := file.Close(); werr == nil {

@@ -163,18 +163,18 @@ func (r release) bindsPanePrompts() bool { return r.atLeast(3, 8) }
 // mode is looked at in a round trip of its own first.
 func (r release) expandsRepeatCount() bool { return r.atLeast(3, 4) }
 
-// knowsLastOutput reports whether tmux keeps when a pane last printed
+// KnowsLastOutput reports whether tmux keeps when a pane last printed
 // (#{pane_last_output_time}, whole seconds): from 3.8.
-func (r release) knowsLastOutput() bool { return r.atLeast(3, 8) }
+func (r release) KnowsLastOutput() bool { return r.atLeast(3, 8) }
 
-// recordsCommandMarks reports whether tmux records a shell's OSC 133
+// RecordsCommandMarks reports whether tmux records a shell's OSC 133
 // marks per pane (#{pane_command_running}, #{pane_command_status} and
 // their times): from 3.8.
-func (r release) recordsCommandMarks() bool { return r.atLeast(3, 8) }
+func (r release) RecordsCommandMarks() bool { return r.atLeast(3, 8) }
 
-// expandsCaptureRange reports whether capture-pane expands a format in
+// ExpandsCaptureRange reports whether capture-pane expands a format in
 // -S and -E, evaluated as the capture runs.
-func (r release) expandsCaptureRange() bool { return r.atLeast(3, 4) }
+func (r release) ExpandsCaptureRange() bool { return r.atLeast(3, 4) }
 
 // hasMirroredLayouts reports whether main-*-mirrored layouts exist.
 func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }

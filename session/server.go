@@ -6,6 +6,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"golang.org/x/sync/singleflight"
 )
@@ -36,10 +37,11 @@ type Server struct {
 	// queue no notification and pass.
 	gate *crashgate.Gate
 
-	// The pane-following engine (engine.go): the waits, run_command and
-	// its follower, key presses, capture_since and the grid reads. It
-	// reaches tmux only through this Server, as its paneHost.
-	*paneEngine
+	// The pane-following engine (internal/engine): the waits,
+	// run_command and its follower, key presses, capture_since and the
+	// grid reads. It reaches tmux only through this Server, as its host
+	// (engineHost).
+	*engine.Engine
 }
 
 func newServer(opts *Options, sock Socket) *Server {
@@ -50,7 +52,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		kick: make(chan struct{}, 1),
 		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
-	s.paneEngine = &paneEngine{paneHost: s, log: opts.Logger}
+	s.Engine = engine.New(engineHost{s}, opts.Logger)
 	s.shots = &oneShots{opts: opts, sock: sock, gate: s.gate}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
 		ready:       s.readyClient,
@@ -81,7 +83,7 @@ func (s *Server) SocketFile() string { return s.sock.File(s.opts.SocketDir) }
 // Close ends the control client and every goroutine of the Server. Sessions
 // are left as they are.
 func (s *Server) Close() error {
-	s.cmds.close() // before the link: a follower may be asking tmux
+	s.Engine.Close() // before the link: a follower may be asking tmux
 	if s.link.close() {
 		s.gate.Close()
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // Change says what may have changed on a server, for subscribers who
@@ -71,7 +72,7 @@ func (s *Server) notifyChange(n controlmode.Notification, structural bool) {
 		s.listeners.emit(Change{Pane: n.Pane})
 		return
 	case controlmode.Message:
-		if pane, ok := strings.CutPrefix(n.Text, marksMessage); ok {
+		if pane, ok := strings.CutPrefix(n.Text, engine.MarksMessage); ok {
 			s.listeners.emit(Change{Marks: pane})
 		}
 		return

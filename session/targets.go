@@ -12,21 +12,8 @@ import (
 // they become, and the commands that resolve a target to a pane or window
 // on the same line as the work. Session names are always matched exactly.
 
-// PaneRef names a pane: by pane id, else the
-// active pane of the window or session named. The zero PaneRef names no
-// pane.
-type PaneRef struct {
-	PaneID      string
-	WindowID    string
-	SessionID   string
-	SessionName string
-}
-
-// IsZero reports whether ref names nothing.
-func (ref PaneRef) IsZero() bool { return ref == PaneRef{} }
-
-// target returns the tmux target for ref.
-func (ref PaneRef) target() string {
+// refTarget returns the tmux target for ref.
+func refTarget(ref PaneRef) string {
 	switch {
 	case ref.PaneID != "":
 		return ref.PaneID
@@ -72,7 +59,7 @@ func formatLiteral(s string) string { return strings.ReplaceAll(s, "#", "##") }
 // paneTarget returns the tmux target of the pane ref names, or
 // [KindNoTarget] for a zero ref: session never picks a default pane.
 func paneTarget(ref PaneRef) (string, error) {
-	if t := ref.target(); t != "" {
+	if t := refTarget(ref); t != "" {
 		return t, nil
 	}
 	return "", fix(errorf(KindNoTarget, "no target given: a pane, window or session is needed"), RemedyPane)
@@ -121,10 +108,6 @@ func (s *Server) onPane(ctx context.Context, t string, cmds ...controlmode.Comma
 	}
 	return id, rs[1:], nil
 }
-
-// isPaneID reports whether t is a pane id, %N, which tmux resolves to
-// that pane or to nothing.
-func isPaneID(t string) bool { return len(t) > 1 && t[0] == '%' && isDigits(t[1:]) }
 
 // paneInfoCommand prints one row of the pane format for target.
 func (s *Server) paneInfoCommand(target string) controlmode.Command {

@@ -74,11 +74,11 @@ func TestTargetStrings(t *testing.T) {
 	for _, tc := range []struct {
 		name, got, want string
 	}{
-		{"pane id wins", PaneRef{PaneID: "%3", WindowID: "@1", SessionName: "a"}.target(), "%3"},
-		{"window id", PaneRef{WindowID: "@1", SessionID: "$2"}.target(), "@1"},
-		{"session id", PaneRef{SessionID: "$2", SessionName: "a"}.target(), "$2"},
-		{"session name", PaneRef{SessionName: "a"}.target(), "=a:"},
-		{"nothing", PaneRef{}.target(), ""},
+		{"pane id wins", refTarget(PaneRef{PaneID: "%3", WindowID: "@1", SessionName: "a"}), "%3"},
+		{"window id", refTarget(PaneRef{WindowID: "@1", SessionID: "$2"}), "@1"},
+		{"session id", refTarget(PaneRef{SessionID: "$2", SessionName: "a"}), "$2"},
+		{"session name", refTarget(PaneRef{SessionName: "a"}), "=a:"},
+		{"nothing", refTarget(PaneRef{}), ""},
 		{"scope session name", scopeTarget(ScopeSession, "a"), "=a:"},
 		{"scope session id", scopeTarget(ScopeSession, "$2"), "$2"},
 		{"scope window", scopeTarget(ScopeWindow, "@1"), "@1"},

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // inlineRedraw is a shell command that draws like an inline TUI: it writes
@@ -134,23 +136,22 @@ func TestReadRowsAfterScroll(t *testing.T) {
 		}
 	}
 	drawn("before\r\n", "before")
-	rs, err := s.exec(ctx, markCommand(pane))
+	rs, err := s.exec(ctx, engine.MarkCommand(pane))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, mark, err := markOf(rs[0], pane)
+	_, mark, err := engine.MarkOf(rs[0], pane)
 	if err != nil || !mark.Known {
 		t.Fatalf("mark: %+v %v", mark, err)
 	}
-	g := followFrom(mark)
 	var b strings.Builder
 	b.WriteString("MARK-1\r\n")
 	for i := range 60 {
 		fmt.Fprintf(&b, "filler-%d\r\n", i)
 	}
 	drawn(b.String(), "filler-59")
-	looks := s.gridLooks.Load()
-	rows, _, err := s.readRows(ctx, pane, &g)
+	looks := engine.GridLooks(s.Engine)
+	rows, err := engine.ReadRowsFrom(ctx, s.Engine, pane, mark)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,10 +159,10 @@ func TestReadRowsAfterScroll(t *testing.T) {
 		t.Fatalf("rows from the mark: got %d, %q ... want MARK-1 and 60 fillers", len(rows), rows[:min(len(rows), 3)])
 	}
 	want := int64(2)
-	if s.release().expandsCaptureRange() {
+	if s.release().ExpandsCaptureRange() {
 		want = 1
 	}
-	if got := s.gridLooks.Load() - looks; got != want {
+	if got := engine.GridLooks(s.Engine) - looks; got != want {
 		t.Errorf("read the grid %d times, want %d", got, want)
 	}
 }

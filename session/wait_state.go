@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // StateWaitArgs are the arguments of [Server.WaitForState].
@@ -95,7 +96,7 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 	changed := make(chan int, len(ids))
 	gone := make(chan error, len(ids))
 	for i, id := range ids {
-		f, err := s.followPane(ctx, id)
+		f, err := engine.FollowPane(ctx, s.Engine, id)
 		if err != nil {
 			return StateWaitResult{}, err
 		}
@@ -148,20 +149,20 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 
 // watchOutput tells changed (i) each time the pane f follows prints, and
 // gone why the following ended, until ctx ends. It alone touches f.
-func watchOutput(ctx context.Context, f *paneFollow, i int, changed chan<- int, gone chan<- error) {
-	defer f.stop()
+func watchOutput(ctx context.Context, f engine.Follow, i int, changed chan<- int, gone chan<- error) {
+	defer f.Stop()
 	for {
-		if _, err := f.wait(ctx, nil); err != nil {
+		if _, err := f.Wait(ctx, nil); err != nil {
 			return // the wait is over
 		}
-		r, err := f.read(ctx)
+		r, err := f.Read(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
 				gone <- err
 			}
 			return
 		}
-		if printed(r) > 0 {
+		if engine.Printed(r) > 0 {
 			select {
 			case changed <- i:
 			default: // a look is due already
@@ -178,7 +179,7 @@ func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 		p, st, _, err := s.PaneState(ctx, PaneRef{PaneID: id})
 		if err != nil {
 			if IsNotFound(err) {
-				return false, paneExited(id)
+				return false, engine.PaneExited(id)
 			}
 			return false, err
 		}

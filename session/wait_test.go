@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 )
 
 // paneOf returns the first pane of session name.
@@ -149,7 +150,7 @@ func TestCaptureSince(t *testing.T) {
 	ctx := testCtx(t)
 	ref := PaneRef{PaneID: pane}
 	r, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
-	if err != nil || r.LinesMissed || !strings.HasPrefix(r.Cursor, cursorPrefixGrid) {
+	if err != nil || r.LinesMissed || !strings.HasPrefix(r.Cursor, engine.CursorPrefixGrid) {
 		t.Fatalf("start: got %+v %v", r, err)
 	}
 	cursor := r.Cursor
@@ -198,14 +199,14 @@ func TestCaptureSince(t *testing.T) {
 		t.Fatalf("max_lines: got %+v %v", r3, err)
 	}
 	// A cursor from before a tmux server restart reports the gap.
-	if r4, err := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0:" + cursorIssuer}); err != nil || !r4.LinesMissed {
+	if r4, err := s.CaptureSince(ctx, SinceArgs{Cursor: "capture-since-v1:1:2:" + pane + ":0:" + engine.CursorIssuer}); err != nil || !r4.LinesMissed {
 		t.Fatalf("a cursor of another generation: got %+v %v, want lines_missed", r4, err)
 	}
 	// A cursor another process issued (its offsets count another stream)
 	// is refused, and so is one of the format without an issuer.
-	foreign := strings.TrimSuffix(r2.Cursor, cursorIssuer) + "0123456789ab"
-	old := strings.TrimSuffix(r2.Cursor, ":"+cursorIssuer)
-	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4:" + cursorIssuer, foreign, old} {
+	foreign := strings.TrimSuffix(r2.Cursor, engine.CursorIssuer) + "0123456789ab"
+	old := strings.TrimSuffix(r2.Cursor, ":"+engine.CursorIssuer)
+	for _, bad := range []string{"x", "capture-since-v1:a", "capture-since-v1:1:2:%0:-4:" + engine.CursorIssuer, foreign, old} {
 		if _, err := s.CaptureSince(ctx, SinceArgs{Cursor: bad}); !isKind(err, KindInvalid) {
 			t.Errorf("cursor %q: got %v", bad, err)
 		}

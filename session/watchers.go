@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -37,7 +38,7 @@ func (s *Server) resume(ref *clientRef, pane string, st *panestream.Stream) {
 	defer cancel()
 	rs, err := s.send(ctx, c,
 		controlmode.NewCommand("refresh-client", "-A", pane+":continue"),
-		CaptureArgs{Join: true}.command(pane))
+		engine.CaptureCommand(CaptureArgs{Join: true}, pane))
 	if err != nil {
 		s.opts.Logger.Debug("resuming a paused pane failed", "pane", pane, "err", err)
 		return

@@ -289,3 +289,8 @@ func NoServerMessage(err error) bool {
 	return strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
 		strings.Contains(msg, "error creating ")
 }
+
+// Closed is the error of a call on a closed session layer.
+func Closed() error {
+	return Errorf(KindNoServer, "the session layer is closed")
+}

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
@@ -121,7 +122,7 @@ const startGrace = 2 * time.Second
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 // The command is followed until it ends, also after the call's timeout:
 // the result's CommandID is for [Server.WaitForCommand].
-func (e *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
+func (e *Engine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.Background {
 		if c, ok, err := e.runPending(ctx, a); ok || err != nil {
 			if err != nil {
@@ -146,7 +147,7 @@ func (e *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, erro
 	} else {
 		res, err = e.await(ctx, c, a.Timeout, true, 0, false)
 	}
-	return res, afterChange(err) // the line was typed: whatever failed after, it may have run
+	return res, errs.AfterChange(err) // the line was typed: whatever failed after, it may have run
 }
 
 // runPending answers a background command for a shell that has not drawn
@@ -154,11 +155,11 @@ func (e *paneEngine) RunCommand(ctx context.Context, a RunArgs) (RunResult, erro
 // goroutine of its own once the prompt is drawn, as startCommand would
 // have typed it. Any other pane is not its (ok false, nil error): the
 // caller types at once. It fails only as the look at the pane fails.
-func (e *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
+func (e *Engine) runPending(ctx context.Context, a RunArgs) (*runningCommand, bool, error) {
 	if strings.IndexByte(a.Command, 0) >= 0 {
 		return nil, false, nil // startCommand says why
 	}
-	pane, err := e.ResolvePane(ctx, a.Pane)
+	pane, err := e.host.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return nil, false, err
 	}
@@ -177,7 +178,7 @@ func (e *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 	// identifying itself when another client makes a session crashes tmux
 	// 3.3a. A caller that goes on after this answer (a test making its next
 	// session) must not meet one half made.
-	_, release, err := e.watchPaneIn(pane, p.session)
+	_, release, err := e.host.WatchPaneIn(pane, p.session)
 	if err != nil {
 		return nil, false, err
 	}
@@ -188,7 +189,7 @@ func (e *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 	if !e.cmds.add(c) {
 		cancel()
 		release()
-		return nil, false, errLinkClosed()
+		return nil, false, errs.Closed()
 	}
 	go func() {
 		defer release() // startCommand holds the stream again while it follows
@@ -207,15 +208,15 @@ func (e *paneEngine) runPending(ctx context.Context, a RunArgs) (*runningCommand
 // startCommand looks at the pane, types the command line and starts its
 // follower. Nothing is typed when it fails. pending, if not nil, is the
 // background command kept for this line (runPending), to type it as.
-func (e *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
+func (e *Engine) startCommand(ctx context.Context, a RunArgs, pending *runningCommand) (*runningCommand, error) {
 	start := time.Now()
 	if pending != nil {
 		start = pending.start
 	}
 	if strings.IndexByte(a.Command, 0) >= 0 {
-		return nil, errorf(KindInvalid, "command contains a NUL byte")
+		return nil, errs.Errorf(errs.KindInvalid, "command contains a NUL byte")
 	}
-	pane, err := e.ResolvePane(ctx, a.Pane)
+	pane, err := e.host.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +225,7 @@ func (e *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runni
 		return nil, err
 	}
 	if c := e.cmds.runningIn(pane, pending); c != nil && !e.backAtPrompt(ctx, c) {
-		return nil, fix(errorf(KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id), RemedyWaitOrInterrupt)
+		return nil, errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id), errs.RemedyWaitOrInterrupt)
 	}
 	f, err := e.followPaneIn(pane, p.session)
 	if err != nil {
@@ -249,7 +250,7 @@ func (e *paneEngine) startCommand(ctx context.Context, a RunArgs, pending *runni
 // settleInput lets the pane answer keys this process sent it without
 // Enter a moment ago (C-u to clear a line), which may not have reached the
 // screen yet, before its input line is judged, and looks again.
-func (e *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (e *Engine) settleInput(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	in := f.st.LastInput()
 	if !in.Sent || !in.Fed || in.Enter || time.Since(in.At) >= inputSettle {
 		return p
@@ -270,7 +271,7 @@ func (e *paneEngine) settleInput(ctx context.Context, f *paneFollow, p runProbe)
 // starting, a prompt being drawn. A shell that has drawn nothing by
 // deadline gets nothing typed: the line would wait in the terminal and run
 // whenever the shell reads it, after this call.
-func (e *paneEngine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	if !p.dead && !p.mode && (p.program == "tmux" || p.at.CursorX == 0 || p.alt || !shells[p.program]) {
 		// Not ready by the first look, which came before the position was
 		// taken: look again, or what the pane drew in between (its prompt)
@@ -315,9 +316,9 @@ func quitting(p runProbe) bool {
 // yet (the cursor on column 0, or tmux still naming the pane "tmux"), and
 // looks again once it is drawn. By deadline, a shell that has drawn nothing
 // gets nothing typed.
-func (e *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
+func (e *Engine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runProbe, deadline time.Time) (runProbe, error) {
 	pane := f.pane
-	gen := e.Generation()
+	gen := e.host.Generation()
 	// A wait ended by the pane's following (the pane, or its server,
 	// went away) ends this one: the reason is the answer, at once.
 	var lost error
@@ -379,8 +380,8 @@ func (e *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 			} else if lost != nil {
 				return p, lost
 			}
-			return p, fix(errorf(KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
-				"Wait for its prompt, then retry", pane), RemedyLookOrInterrupt)
+			return p, errs.Fix(errs.Errorf(errs.KindDeadline, "the shell in pane %s has drawn no prompt within the timeout (still starting?); nothing was typed. "+
+				"Wait for its prompt, then retry", pane), errs.RemedyLookOrInterrupt)
 
 		}
 	}
@@ -396,40 +397,40 @@ func (e *paneEngine) awaitFirstPrompt(ctx context.Context, f *paneFollow, p runP
 // goneWhileStarting returns why a wait for the first prompt of pane's
 // shell ended without one, when it is that the pane, or its server (of
 // generation gen), is gone; nil while the pane lives.
-func (e *paneEngine) goneWhileStarting(ctx context.Context, pane, gen string) error {
-	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+func (e *Engine) goneWhileStarting(ctx context.Context, pane, gen string) error {
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookTimeout)
 	defer cancel()
 	dead, status, ok := e.paneDead(qctx, pane)
 	switch {
 	case !ok || !dead:
 		return nil
 	case status == -2 && e.serverGone(qctx, gen):
-		return serverExited(e.Socket(), pane, "the command waited for the shell to draw its first prompt")
+		return errs.ServerExited(e.host.Socket(), pane, "the command waited for the shell to draw its first prompt")
 	case status == -2:
-		return errorf(KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
+		return errs.Errorf(errs.KindNotFound, "pane %s closed before its shell drew a first prompt; nothing was typed", pane)
 	}
-	return fix(errorf(KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane), RemedyRespawn)
+	return errs.Fix(errs.Errorf(errs.KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane), errs.RemedyRespawn)
 }
 
 // refuseUnready returns why a command must not be typed into the pane as
 // p found it, nil if it may be.
-func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
+func (e *Engine) refuseUnready(pane string, p runProbe) error {
 	switch {
 	case p.dead:
-		return fix(errorf(KindRefused, "pane %s is dead; respawn it first", pane), RemedyRespawn)
+		return errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is dead; respawn it first", pane), errs.RemedyRespawn)
 	case !shells[p.program]:
-		return fix(errorf(KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
-			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program), RemedyWaitOrInterrupt)
+		return errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is running %q, not a shell at its prompt; a command is typed into a shell (bash, zsh, sh). "+
+			"Wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.program), errs.RemedyWaitOrInterrupt)
 
 	case p.mode:
-		return fix(errorf(KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane), RemedyLeaveMode)
+		return errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is in copy or view mode, not at a shell prompt; leave the mode, then retry", pane), errs.RemedyLeaveMode)
 	case p.alt:
-		return errorf(KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
+		return errs.Errorf(errs.KindRefused, "pane %s is on the alternate screen (a full-screen program), not at a shell prompt", pane)
 	case p.marks.Running:
 		// The shell's own marks say a command runs that its program's
 		// name does not show (a builtin such as read, a function).
-		return fix(errorf(KindRefused, "pane %s's shell is running a command (started %s, its OSC 133 marks say), not at its prompt; "+
-			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)), RemedyWaitOrInterrupt)
+		return errs.Fix(errs.Errorf(errs.KindRefused, "pane %s's shell is running a command (started %s, its OSC 133 marks say), not at its prompt; "+
+			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)), errs.RemedyWaitOrInterrupt)
 
 	}
 	// Typed into a command left incomplete, the line would change what
@@ -439,8 +440,8 @@ func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
 	} else if typed, ok := shellrun.PendingInput(row, e.prompts.load(pane)); ok {
 		// Typed after it, the command would run with that text before it
 		// (a person's half-typed rm included): refuse, having typed nothing.
-		return fix(errorf(KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
-			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed), RemedyInterrupt)
+		return errs.Fix(errs.Errorf(errs.KindRefused, "the shell's input line in pane %s holds text typed and not run (%q); the command would run joined to it. "+
+			"Nothing was typed. Clear the line (C-u, or C-c with no Enter) or run it (Enter), then retry", pane, typed), errs.RemedyInterrupt)
 
 	}
 	return nil
@@ -449,7 +450,7 @@ func (e *paneEngine) refuseUnready(pane string, p runProbe) error {
 // typeCommand types the command line into the pane's shell and starts its
 // follower, which takes f over. Nothing is typed when it fails. pending,
 // if not nil, is the command kept for the line, which it fills in.
-func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
+func (e *Engine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *paneFollow, start time.Time, pending *runningCommand) (*runningCommand, error) {
 	pane := f.pane
 	mark := make([]byte, 8)
 	_, _ = rand.Read(mark) // never fails
@@ -458,10 +459,10 @@ func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 	if a.SuppressHistory {
 		lead = " "
 	}
-	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, e.release().recordsCommandMarks())
+	line, erases := shellrun.LineKeeping(p.program, tag, a.Command, lead, p.at, e.host.Release().RecordsCommandMarks())
 	if (p.program == "sh" || p.program == "dash") && len(line) >= canonicalMax {
-		return nil, fix(errorf(KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
-			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)), RemedyPaste)
+		return nil, errs.Fix(errs.Errorf(errs.KindInvalid, "the command is too long for %s in pane %s, which reads lines through the tty (at most %d bytes, and this one takes %d typed); "+
+			"write it to a file first (paste it into cat > file) and run that, or use bash or zsh", p.program, pane, canonicalMax-1, len(line)), errs.RemedyPaste)
 
 	}
 	c, fctx, cancel := pending, context.Context(nil), func() {}
@@ -472,7 +473,7 @@ func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 		c = &runningCommand{id: newCommandID(), pane: pane, owner: OwnerOf(ctx), start: start, cancel: cancel,
 			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	}
-	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, e.Generation()
+	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, e.host.Generation()
 	c.marks = p.marks
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
@@ -480,28 +481,26 @@ func (e *paneEngine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *
 		c.drawn = gridAt{known: true, row: p.row + rows, hist: p.hist, limit: p.limit, width: p.at.Width}
 		c.lastLine = a.Command[strings.LastIndexByte(a.Command, '\n')+1:]
 	}
-	pre := inputStart{ends: map[string]int64{pane: f.cursor}}
+	ends := map[string]int64{pane: f.cursor}
 	// A person may put the pane in copy mode after the look: tmux refuses
 	// the line then (3.4 and later).
-	guard, err := e.guardFor(ctx, false)
+	typeLine, refused, err := e.host.TypeLine(ctx, pane, line)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	if pending != nil && pending.ended() {
-		return nil, errorf(KindCancelled, "command %s was stopped before its line was typed", pending.id) // nothing typed
+		return nil, errs.Errorf(errs.KindCancelled, "command %s was stopped before its line was typed", pending.id) // nothing typed
 	}
-	typeLine, refused := sendKeysCommand(pane, true, []string{line}, guard)
-	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
-	if _, err := e.exec(ctx, typeLine, enter); err != nil {
+	if _, err := e.host.Exec(ctx, typeLine...); err != nil {
 		cancel()
-		_, err = e.refusedInMode(ctx, err, pane, refused.join(r))
+		_, err = refused(ctx, err)
 		return nil, err
 	}
-	e.noteInputAs(pre, pane, line, true, panestream.GridMark{}, "command: "+a.Command)
+	e.host.NoteInput(ends, pane, line, true, panestream.GridMark{}, "command: "+a.Command)
 	if pending == nil && !e.cmds.add(c) {
 		cancel()
-		return nil, errLinkClosed()
+		return nil, errs.Closed()
 	}
 	close(c.typed)
 	go e.followCommand(fctx, c, f, tag)
@@ -520,7 +519,7 @@ const (
 // is off the alternate screen. It returns the last look; f's cursor is
 // where the stream was before it, so that output drawn after the look (the
 // prompt) is still ahead of the cursor.
-func (e *paneEngine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
+func (e *Engine) awaitShell(ctx context.Context, f *paneFollow, p runProbe) runProbe {
 	gctx, cancel := context.WithTimeout(ctx, exitGrace)
 	defer cancel()
 	var last time.Time
@@ -554,14 +553,14 @@ const promptGrace = time.Second
 // PROMPT_SP draws and erases a mark on column 0 first.
 // It returns the prompt's text on the cursor's row, and reports whether
 // it saw the prompt drawn.
-func (e *paneEngine) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
+func (e *Engine) awaitPrompt(ctx context.Context, f *paneFollow, after []byte) (string, bool) {
 	p, drawn, _ := e.awaitPromptFor(ctx, f, after, promptGrace)
 	return p, drawn
 }
 
 // awaitPromptFor is awaitPrompt waiting up to d. Its error is the end of
 // the pane's following (the pane or its server gone), not its own timeout.
-func (e *paneEngine) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
+func (e *Engine) awaitPromptFor(ctx context.Context, f *paneFollow, after []byte, d time.Duration) (string, bool, error) {
 	var text termtext.Lines
 	text.Write(after)
 	pctx, cancel := context.WithTimeout(ctx, d)
@@ -595,13 +594,13 @@ func continuationError(pane, row string, typed bool) error {
 	if typed {
 		what = "this command was taken as part of it, so it did not run"
 	}
-	e := fix(errorf(KindRefused,
+	e := errs.Fix(errs.Errorf(errs.KindRefused,
 		"the shell in pane %s is at a continuation prompt (%q): it is waiting for the rest of a command typed before "+
 			"(an unterminated quote, bracket or here-document); %s. "+
-			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what), RemedyInterrupt)
+			"Send C-c with no Enter to discard the pending input, then run the command again", pane, row, what), errs.RemedyInterrupt)
 
 	if typed {
-		return afterChange(e)
+		return errs.AfterChange(e)
 	}
 	return e
 }
@@ -622,22 +621,22 @@ type runProbe struct {
 
 // probe reads the pane's state, its session (for the output stream), where
 // the line will be echoed and the screen, in one round trip.
-func (e *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
+func (e *Engine) probe(ctx context.Context, pane string) (runProbe, error) {
 	cmds := []controlmode.Command{controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_current_command}\t#{alternate_on}\t#{pane_in_mode}\t#{pane_dead}\t#{session_id}\t"+
 			"#{cursor_x}\t#{cursor_y}\t#{pane_width}\t#{pane_height}\t#{pane_pid}\t#{history_size}\t#{history_limit}"),
-		CaptureArgs{}.command(pane)}
-	marks := e.release().recordsCommandMarks()
+		CaptureCommand(CaptureArgs{}, pane)}
+	marks := e.host.Release().RecordsCommandMarks()
 	if marks {
-		cmds = append(cmds, marksCommand(pane))
+		cmds = append(cmds, MarksCommand(pane))
 	}
-	rs, err := e.exec(ctx, cmds...)
+	rs, err := e.host.Exec(ctx, cmds...)
 	if err != nil {
 		return runProbe{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
 	if len(f) != 12 || !strings.HasPrefix(f[4], "$") {
-		return runProbe{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return runProbe{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	p := runProbe{program: strings.TrimPrefix(f[0], "-"), alt: f[1] == "1", mode: f[2] == "1", dead: f[3] == "1",
 		session: f[4], pid: f[9], screen: rs[1].Lines}
@@ -649,7 +648,7 @@ func (e *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
 	p.limit, _ = strconv.Atoi(f[11])
 	p.row = p.hist + p.at.CursorY
 	if marks {
-		p.marks, _ = parseMarks(pane, strings.Join(rs[2].Lines, ""))
+		p.marks, _ = ParseMarks(pane, strings.Join(rs[2].Lines, ""))
 	}
 	return p, nil
 }
@@ -657,18 +656,18 @@ func (e *paneEngine) probe(ctx context.Context, pane string) (runProbe, error) {
 // paneDead reports whether pane is gone or dead, and the exit status of
 // its program when tmux kept it (remain-on-exit), else -1; -2 when the
 // pane is gone. It reports false if tmux could not be asked.
-func (e *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
-	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+func (e *Engine) paneDead(ctx context.Context, pane string) (dead bool, status int, ok bool) {
+	qctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	// tmux marks a pane dead when its terminal closes and learns the exit
 	// status when it reaps the process, which can be a later turn of its
 	// loop (a CI run saw the status missing). No notification says when:
 	// ask again, a few times, while the pane is dead without a status.
 	for try := 0; ; try++ {
-		rs, err := e.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}"))
+		rs, err := e.host.Exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{pane_dead}\t#{pane_dead_status}"))
 		if err != nil {
-			var fail *Error
-			if errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer) {
+			var fail *errs.Error
+			if errors.As(err, &fail) && (fail.Kind == errs.KindNotFound || fail.Kind == errs.KindNoServer) {
 				return true, -2, true // gone, or the server with it
 			}
 			return false, -1, false
@@ -702,13 +701,13 @@ func (e *paneEngine) paneDead(ctx context.Context, pane string) (dead bool, stat
 // notStarted looks at a pane whose shell has not started the command it
 // was given. It returns the error that names why, or nil if it cannot
 // tell yet (final false) and the wait should go on.
-func (e *paneEngine) notStarted(ctx context.Context, pane string, final bool, id string) error {
-	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+func (e *Engine) notStarted(ctx context.Context, pane string, final bool, id string) error {
+	qctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	p, err := e.probe(qctx, pane)
 	if err != nil {
 		if final {
-			return afterChange(errorf(KindDeadline, "the shell in pane %s did not start the command before the timeout; "+
+			return errs.AfterChange(errs.Errorf(errs.KindDeadline, "the shell in pane %s did not start the command before the timeout; "+
 				"it is typed and may still run: command %s follows it", pane, id))
 		}
 		return nil
@@ -721,9 +720,9 @@ func (e *paneEngine) notStarted(ctx context.Context, pane string, final bool, id
 		return continuationError(pane, row, true)
 	}
 	if final {
-		return afterChange(fix(errorf(KindDeadline, "the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
+		return errs.AfterChange(errs.Fix(errs.Errorf(errs.KindDeadline, "the shell in pane %s (%s) did not start the command before the timeout, and its cursor line reads %q: "+
 			"it may be busy or not reading input; look at the pane, or stop it with C-c and no Enter. "+
-			"The line is typed and may still run: command %s follows it", pane, p.program, row, id), RemedyLookOrInterrupt))
+			"The line is typed and may still run: command %s follows it", pane, p.program, row, id), errs.RemedyLookOrInterrupt))
 	}
 	return nil
 }

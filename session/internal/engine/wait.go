@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
@@ -41,7 +42,7 @@ const (
 
 // WaitArgs are the arguments of [Server.WaitForText].
 type WaitArgs struct {
-	Pane     PaneRef  // the pane to wait on; a zero PaneRef is [KindNoTarget]
+	Pane     PaneRef  // the pane to wait on; a zero PaneRef is [errs.KindNoTarget]
 	Patterns []string // none: wait for any new output
 	Stop     []string // patterns that end the wait as a failure; they win ties
 	// Absent are patterns none of which may be on the pane's screen when a
@@ -98,16 +99,16 @@ type entryState struct {
 
 // readEntry reads the pane's session, its mode and its visible screen in
 // one round trip.
-func (e *paneEngine) readEntry(ctx context.Context, pane string) (entryState, error) {
-	rs, err := e.exec(ctx,
+func (e *Engine) readEntry(ctx context.Context, pane string) (entryState, error) {
+	rs, err := e.host.Exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{alternate_on} #{pane_dead} #{history_size} #{history_limit} #{cursor_y} #{pane_width} #{cursor_x} #{session_id}"),
-		CaptureArgs{Join: true}.command(pane))
+		CaptureCommand(CaptureArgs{Join: true}, pane))
 	if err != nil {
 		return entryState{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
 	if len(f) != 9 || f[0] != pane {
-		return entryState{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return entryState{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	hist, _ := strconv.Atoi(f[3])
 	limit, _ := strconv.Atoi(f[4])
@@ -121,7 +122,7 @@ func (e *paneEngine) readEntry(ctx context.Context, pane string) (entryState, er
 		screenTop: panestream.GridMark{Known: true, Row: hist, History: hist, Limit: limit}, cursorRow: hist + cy}, nil
 }
 
-// Check reports the argument errors ([KindInvalid]) that
+// Check reports the argument errors ([errs.KindInvalid]) that
 // [Server.WaitForText] would answer a with, without a call to tmux: a
 // caller that looks up a default pane first can check a before it.
 func (a WaitArgs) Check() error {
@@ -130,11 +131,11 @@ func (a WaitArgs) Check() error {
 }
 
 // compile compiles patterns (see paneread.Compile); a bad one is
-// KindInvalid.
+// errs.KindInvalid.
 func compile(patterns []string, regex, matchCase bool) (paneread.Matcher, error) {
 	m, err := paneread.Compile(patterns, regex, matchCase)
 	if err != nil {
-		return nil, errorf(KindInvalid, "%v", err)
+		return nil, errs.Errorf(errs.KindInvalid, "%v", err)
 	}
 	return m, nil
 }
@@ -151,12 +152,12 @@ func (a WaitArgs) compile() (pats, stops paneread.Matcher, err error) {
 		return nil, nil, err
 	}
 	if len(a.Absent) > 0 && len(a.Patterns) == 0 {
-		return nil, nil, errorf(KindInvalid, "absent patterns need patterns to wait for")
+		return nil, nil, errs.Errorf(errs.KindInvalid, "absent patterns need patterns to wait for")
 	}
 	switch a.Since {
 	case "", SinceInput, SinceStart, SinceScreen:
 	default:
-		return nil, nil, errorf(KindInvalid, "unknown start %q for a wait: want input, start or screen", a.Since)
+		return nil, nil, errs.Errorf(errs.KindInvalid, "unknown start %q for a wait: want input, start or screen", a.Since)
 	}
 	return pats, stops, nil
 }
@@ -253,8 +254,8 @@ func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
 // lastOutput returns the second after pane last printed, as tmux 3.8 keeps
 // it (pane_last_output_time, whole seconds); false if it never printed or
 // the time cannot be read.
-func (e *paneEngine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
-	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
+func (e *Engine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -311,16 +312,16 @@ type QuietResult struct {
 // this process sent it, whichever is later, as far as they are known: a
 // pane nobody followed before the wait counts from the wait's start. A
 // timer, reset by each %output, does the waiting: nothing is polled.
-func (e *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
+func (e *Engine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error) {
 	start := time.Now()
 	if a.Reading && a.Quiet <= 0 {
-		return QuietResult{}, errorf(KindInvalid, "waiting for the program to read input needs a quiet time")
+		return QuietResult{}, errs.Errorf(errs.KindInvalid, "waiting for the program to read input needs a quiet time")
 	}
-	pane, err := e.ResolvePane(ctx, a.Pane)
+	pane, err := e.host.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return QuietResult{}, err
 	}
-	fed := e.fed(pane)
+	fed := e.host.Fed(pane)
 	f, err := e.followPane(ctx, pane)
 	if err != nil {
 		return QuietResult{}, err
@@ -337,7 +338,7 @@ func (e *paneEngine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, e
 
 // A quietWait is one WaitQuiet in progress. Only its call touches it.
 type quietWait struct {
-	e     *paneEngine
+	e     *Engine
 	ctx   context.Context
 	a     QuietArgs
 	pane  string
@@ -373,7 +374,7 @@ func (q *quietWait) atEntry(fed bool) {
 		if in.Sent && in.At.After(q.since) {
 			q.since = in.At
 		}
-	} else if q.a.Quiet > 0 && !in.Sent && q.e.release().knowsLastOutput() {
+	} else if q.a.Quiet > 0 && !in.Sent && q.e.host.Release().KnowsLastOutput() {
 		// Nothing followed the pane's output yet: tmux 3.8 knows when it
 		// last printed, to the second. The second after it is when the
 		// pane was last seen quiet for sure.
@@ -484,7 +485,7 @@ func (q *quietWait) rearm() {
 // reading looks at the pane's foreground program, and reports whether
 // the wait may end: it reads the terminal, or no one can tell.
 func (q *quietWait) reading() bool {
-	fg := q.e.paneForeground(q.ctx, q.pane)
+	fg := q.e.host.PaneForeground(q.ctx, q.pane)
 	q.res.Foreground = &fg
 	return !fg.Known || fg.Reading
 }

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 )
 
 // Keys for a shell that has not drawn its first prompt.
@@ -51,15 +52,15 @@ type startLook struct {
 }
 
 // lookAtStart reads what lookStarting needs of pane.
-func (e *paneEngine) lookAtStart(ctx context.Context, pane string) (startLook, error) {
-	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
+func (e *Engine) lookAtStart(ctx context.Context, pane string) (startLook, error) {
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane,
 		"#{pane_id}\t#{pane_current_command}\t#{pane_dead}\t#{alternate_on}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{history_size}\t#{pane_pid}\t#{pane_tty}\t#{pane_start_command}"))
 	if err != nil {
 		return startLook{}, err
 	}
 	f := strings.Split(strings.Join(rs[0].Lines, ""), "\t")
 	if len(f) < 11 || f[0] != pane {
-		return startLook{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return startLook{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	start := strings.Join(f[10:], "\t")
 	l := startLook{program: startingProgram(strings.TrimPrefix(f[1], "-"), start), dead: f[2] == "1", alt: f[3] == "1", mode: f[4] == "1", pid: f[8], tty: f[9]}
@@ -111,7 +112,7 @@ func runsScript(start, program string) bool {
 // first prompt yet (see above). It costs one round trip for a pane at a
 // prompt, two and a look at the kernel for a blank one.
 // It also returns what it saw.
-func (e *paneEngine) starting(ctx context.Context, pane string) (bool, startLook, error) {
+func (e *Engine) starting(ctx context.Context, pane string) (bool, startLook, error) {
 	l, err := e.lookAtStart(ctx, pane)
 	if err != nil {
 		return false, l, err
@@ -119,14 +120,14 @@ func (e *paneEngine) starting(ctx context.Context, pane string) (bool, startLook
 	if l.dead || l.alt || l.mode || l.script || l.cursorX != 0 || l.hist != 0 || !shells[l.program] && l.program != "tmux" {
 		return false, l, nil
 	}
-	rs, err := e.exec(ctx, CaptureArgs{}.command(pane))
+	rs, err := e.host.Exec(ctx, CaptureCommand(CaptureArgs{}, pane))
 	if err != nil {
 		return false, l, err
 	}
 	if !blank(rs[0].Lines) {
 		return false, l, nil
 	}
-	fg := e.Foreground(ctx, l.pid, l.tty)
+	fg := e.host.Foreground(ctx, l.pid, l.tty)
 	if fg.Known {
 		return !fg.Reading, l, nil
 	}
@@ -149,10 +150,10 @@ type Held struct {
 // until its shell has drawn its first prompt, if it has not (see above).
 // It returns the pane's id, how long it waited (0 when the shell was not
 // starting) and whether a shell holds the pane. A shell that has drawn
-// nothing by firstPromptHold (or by ctx's end) is [KindDeadline]: nothing
+// nothing by firstPromptHold (or by ctx's end) is [errs.KindDeadline]: nothing
 // was sent. A pane that cannot be looked at is that failure, nothing sent.
-func (e *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
-	pane, err := e.ResolvePane(ctx, ref)
+func (e *Engine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held, error) {
+	pane, err := e.host.ResolvePane(ctx, ref)
 	if err != nil {
 		return Held{}, err
 	}
@@ -188,10 +189,10 @@ func (e *paneEngine) HoldForFirstPrompt(ctx context.Context, ref PaneRef) (Held,
 		}
 		if _, err := f.wait(hctx, tick.C); err != nil || hctx.Err() != nil {
 			if ctx.Err() != nil {
-				return Held{PaneID: pane, For: time.Since(begin)}, fromExec(ctx.Err())
+				return Held{PaneID: pane, For: time.Since(begin)}, errs.FromExec(ctx.Err())
 			}
-			return Held{PaneID: pane, For: time.Since(begin)}, fix(errorf(KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
-				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)), RemedyLookOrInterrupt)
+			return Held{PaneID: pane, For: time.Since(begin)}, errs.Fix(errs.Errorf(errs.KindDeadline, "the shell in pane %s has drawn no prompt in %s (still reading its start-up files?); nothing was sent. "+
+				"Wait for its prompt, then send again", pane, time.Since(begin).Round(time.Second)), errs.RemedyLookOrInterrupt)
 
 		}
 		f.skip()

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
@@ -344,7 +345,7 @@ func (c *runningCommand) answer(maxLines int, fromStart bool) (RunResult, error)
 // yet is an error that says why: a shell that took the line as the rest
 // of an earlier command will never start it; a later wait reports it as
 // running, not started, for the follower goes on looking.
-func (e *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
+func (e *Engine) await(ctx context.Context, c *runningCommand, timeout time.Duration, typing bool, maxLines int, fromStart bool) (RunResult, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	if !c.isTyped() {
@@ -354,7 +355,7 @@ func (e *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.
 		case <-c.done:
 			return c.answer(maxLines, fromStart)
 		case <-ctx.Done():
-			return RunResult{}, fromExec(ctx.Err())
+			return RunResult{}, errs.FromExec(ctx.Err())
 		case <-t.C:
 			return c.answer(maxLines, fromStart)
 		}
@@ -362,7 +363,7 @@ func (e *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.
 	select {
 	case <-c.done:
 	case <-ctx.Done():
-		return RunResult{}, fromExec(ctx.Err())
+		return RunResult{}, errs.FromExec(ctx.Err())
 	case <-t.C:
 		// Nothing wakes the follower when the pane dies and tmux keeps
 		// it (remain-on-exit), nor when a shell back at its prompt printed
@@ -388,7 +389,7 @@ func (e *paneEngine) await(ctx context.Context, c *runningCommand, timeout time.
 
 // withCursor gives a result whose output was cut the cursor that reads it
 // whole.
-func (e *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
+func (e *Engine) withCursor(ctx context.Context, res RunResult) RunResult {
 	if res.OutputTruncated && res.Cursor == "" {
 		if c := e.cmds.get(res.CommandID); c != nil {
 			res.Cursor = e.sinceCursor(ctx, c.pane, c.outputFrom())
@@ -402,10 +403,10 @@ func (e *paneEngine) withCursor(ctx context.Context, res RunResult) RunResult {
 // and output once it ended, else its output so far and TimedOut.
 // Its output is what no earlier answer about the command returned, unless
 // a.FromStart.
-func (e *paneEngine) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
+func (e *Engine) WaitForCommand(ctx context.Context, a CommandWaitArgs) (RunResult, error) {
 	c := e.cmds.get(a.ID)
 	if c == nil || c.owner != OwnerOf(ctx) {
-		return RunResult{}, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
+		return RunResult{}, errs.Errorf(errs.KindNotFound, "no command %q: this process never ran it, or forgot it (it keeps the newest %d), or it was started by another client", a.ID, commandCap)
 	}
 	return e.await(ctx, c, a.Timeout, false, a.MaxLines, a.FromStart)
 }
@@ -420,22 +421,22 @@ const interruptKey = "C-c"
 // command to end. It reports whether the command has ended.
 // A command that ended already is left alone: its pane may run something
 // else now.
-func (e *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
+func (e *Engine) InterruptCommand(ctx context.Context, id string, wait time.Duration) (bool, error) {
 	c := e.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
-		return false, errorf(KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
+		return false, errs.Errorf(errs.KindNotFound, "no command %q: this process never ran it, or forgot it, or it was started by another client", id)
 	}
 	if !c.ended() && !c.isTyped() {
 		// Kept for its shell's first prompt: nothing was typed, and
 		// nothing will be.
-		c.end("", 0, false, errorf(KindCancelled, "command %s was stopped before its line was typed (its shell had drawn no prompt yet); nothing ran", id))
+		c.end("", 0, false, errs.Errorf(errs.KindCancelled, "command %s was stopped before its line was typed (its shell had drawn no prompt yet); nothing ran", id))
 		return true, nil
 	}
 	if c.ended() || e.cmds.runningIn(c.pane, nil) != c {
 		return true, nil
 	}
 	press := func() error {
-		_, err := e.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey})
+		_, err := e.host.SendKeys(ctx, PaneRef{PaneID: c.pane}, SendKeysArgs{Keys: interruptKey})
 		return err
 	}
 	if err := press(); err != nil {
@@ -450,7 +451,7 @@ func (e *paneEngine) InterruptCommand(ctx context.Context, id string, wait time.
 		case <-c.done:
 			return true, nil
 		case <-ctx.Done():
-			return false, fromExec(ctx.Err())
+			return false, errs.FromExec(ctx.Err())
 		case <-again.C:
 			// A C-c can be lost: sent between a child's exit and its
 			// shell taking the terminal back, it reaches an empty process
@@ -485,7 +486,7 @@ const interruptAgain = time.Second
 
 // CommandPane returns the pane command id was typed into, for a caller
 // that checks what the asker may see.
-func (e *paneEngine) CommandPane(ctx context.Context, id string) (string, bool) {
+func (e *Engine) CommandPane(ctx context.Context, id string) (string, bool) {
 	c := e.cmds.get(id)
 	if c == nil || c.owner != OwnerOf(ctx) {
 		return "", false
@@ -501,7 +502,7 @@ const lookEvery = time.Second
 
 // followCommand reads the pane's output until the command ends, and
 // records how it ended. It owns pf and stops it when done.
-func (e *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
+func (e *Engine) followCommand(ctx context.Context, c *runningCommand, pf *paneFollow, tag string) {
 	defer e.cmds.wg.Done()
 	now := time.Now()
 	f := &follower{e: e, c: c, pane: pf, scan: shellrun.NewScan(tag),
@@ -515,7 +516,7 @@ func (e *paneEngine) followCommand(ctx context.Context, c *runningCommand, pf *p
 // followed, the scan for its markers, and when it last looked at the
 // pane. Only its goroutine touches it.
 type follower struct {
-	e    *paneEngine
+	e    *Engine
 	c    *runningCommand
 	pane *paneFollow
 	text termtext.Lines
@@ -545,7 +546,7 @@ func (f *follower) run(ctx context.Context) {
 		if err != nil {
 			// Ended by a wait that looked at the pane, or no longer
 			// followed.
-			f.finish("", 0, false, afterChange(errorf(KindConnLost,
+			f.finish("", 0, false, errs.AfterChange(errs.Errorf(errs.KindConnLost,
 				"command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", f.c.id, f.c.pane)))
 			return
 		}
@@ -607,7 +608,7 @@ func (f *follower) consume(ctx context.Context) (r panestream.Read, end error, e
 	}
 	data, ok := f.scan.Feed(r.Data)
 	if !ok {
-		f.finish("", 0, false, afterChange(errorf(KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
+		f.finish("", 0, false, errs.AfterChange(errs.Errorf(errs.KindRefused, "cannot read the exit status the shell in pane %s printed", c.pane)))
 		return r, end, true
 	}
 	f.text.Write(data)
@@ -740,7 +741,7 @@ func (f *follower) lookNow(ctx context.Context) bool {
 	// tmux delivers a pane's output before the reply to a command sent
 	// after it was read: what the look saw drawn, the stream holds, the
 	// end marker included if it came (a watcher's stream once synced).
-	if err := f.e.syncStream(ctx, f.pane.st); err != nil {
+	if err := f.e.host.SyncStream(ctx, f.pane.st); err != nil {
 		return false
 	}
 	if _, _, ended := f.consume(ctx); !ended {
@@ -760,8 +761,8 @@ func (f *follower) lookNow(ctx context.Context) bool {
 // typed, with no command running. A shell that prints no marks, and every
 // release before 3.8, leaves it unknown. The line keeps the command's
 // status for the shell to report (shellrun.LineKeeping).
-func (e *paneEngine) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
-	if end != EndUnknown || !e.release().recordsCommandMarks() {
+func (e *Engine) statusFromMarks(ctx context.Context, c *runningCommand, end RunEnd) (int, bool) {
+	if end != EndUnknown || !e.host.Release().RecordsCommandMarks() {
 		return 0, false
 	}
 	m, err := e.CommandMarks(ctx, c.pane)
@@ -782,11 +783,11 @@ func (f *follower) lost(ctx context.Context, end error) bool {
 		return true
 	}
 	switch {
-	case IsNotFound(end):
+	case errs.IsNotFound(end):
 		f.finish(EndPaneClosed, 0, false, nil)
 		return true
 	case end != nil:
-		f.finish("", 0, false, afterChange(errorf(KindConnLost,
+		f.finish("", 0, false, errs.AfterChange(errs.Errorf(errs.KindConnLost,
 			"the tmux client following pane %s ended while the command ran and no new one follows it; its outcome is unknown", f.c.pane)))
 		return true
 	}
@@ -798,10 +799,10 @@ func (f *follower) lost(ctx context.Context, end error) bool {
 // paneFate asks tmux what became of the pane of a command whose stream
 // ended (the pane closed) or whose client ended. It returns "" while the
 // pane lives with the same program.
-func (e *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
-	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+func (e *Engine) paneFate(ctx context.Context, c *runningCommand) (end RunEnd, status int, known bool) {
+	qctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
-	gen := e.Generation()
+	gen := e.host.Generation()
 	var dead, ok bool
 	// A client of ours that ended may be followed by one that finds the
 	// server exiting: ask again.
@@ -830,30 +831,30 @@ func (e *paneEngine) paneFate(ctx context.Context, c *runningCommand) (end RunEn
 // serverGone reports whether the server of generation gen has exited or
 // is exiting: no server answers, another one does, or it has no session
 // left (tmux exits once its last session is gone).
-func (e *paneEngine) serverGone(ctx context.Context, gen string) bool {
-	rs, err := e.exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
+func (e *Engine) serverGone(ctx context.Context, gen string) bool {
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
 	if err != nil {
-		var fail *Error
-		return errors.As(err, &fail) && fail.Kind == KindNoServer
+		var fail *errs.Error
+		return errors.As(err, &fail) && fail.Kind == errs.KindNoServer
 	}
-	return e.Generation() != gen || len(rs[0].Lines) == 0
+	return e.host.Generation() != gen || len(rs[0].Lines) == 0
 }
 
 // sameShell reports whether c's pane still runs, alive, the process c was
 // typed into, in one round trip; true when tmux could not be asked.
-func (e *paneEngine) sameShell(ctx context.Context, c *runningCommand) bool {
-	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+func (e *Engine) sameShell(ctx context.Context, c *runningCommand) bool {
+	qctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
-	rs, err := e.exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
+	rs, err := e.host.Exec(qctx, controlmode.NewCommand("display-message", "-p", "-t", c.pane, "#{pane_id}\t#{pane_dead}\t#{pane_pid}"))
 	if err != nil {
-		var fail *Error
-		return !(errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer))
+		var fail *errs.Error
+		return !(errors.As(err, &fail) && (fail.Kind == errs.KindNotFound || fail.Kind == errs.KindNoServer))
 	}
 	return strings.Join(rs[0].Lines, "") == c.pane+"\t0\t"+c.pid
 }
 
-func (e *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
-	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
+func (e *Engine) panePid(ctx context.Context, pane string) (string, error) {
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_pid}"))
 	if err != nil {
 		return "", err
 	}
@@ -864,8 +865,8 @@ func (e *paneEngine) panePid(ctx context.Context, pane string) (string, error) {
 // ending: respawned, or its shell back at the prompt it had when the
 // command was typed (the command was interrupted, or its end marker passed
 // while no client was attached).
-func (e *paneEngine) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
-	qctx, cancel := context.WithTimeout(ctx, connectTimeout)
+func (e *Engine) lookAtCommand(ctx context.Context, c *runningCommand) RunEnd {
+	qctx, cancel := context.WithTimeout(ctx, lookTimeout)
 	defer cancel()
 	p, err := e.probe(qctx, c.pane)
 	if err != nil || p.dead {
@@ -914,7 +915,7 @@ func (c *runningCommand) seenBetween(p runProbe) []string {
 // backAtPrompt reports whether the command c has ended, looking at its
 // pane: a shell back at its prompt (the command was interrupted) ends it,
 // once its follower has had a moment to read an end marker that came.
-func (e *paneEngine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
+func (e *Engine) backAtPrompt(ctx context.Context, c *runningCommand) bool {
 	if c.ended() {
 		return true
 	}

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
@@ -86,11 +87,11 @@ type SinceResult struct {
 //
 // A cursor of a pane that is gone reads the output of the command
 // run_command typed there, as the command keeps it (see sinceCommand).
-func (e *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
+func (e *Engine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult, error) {
 	start := time.Now()
 	res, err := e.captureSince(ctx, a, start)
-	var fail *Error
-	if err != nil && a.Cursor != "" && errors.As(err, &fail) && (fail.Kind == KindNotFound || fail.Kind == KindNoServer) {
+	var fail *errs.Error
+	if err != nil && a.Cursor != "" && errors.As(err, &fail) && (fail.Kind == errs.KindNotFound || fail.Kind == errs.KindNoServer) {
 		if pane, gen, offset, _, perr := parseCursor(a.Cursor, OwnerOf(ctx)); perr == nil {
 			if res, ok := e.sinceCommand(ctx, a, pane, gen, offset, start); ok {
 				return res, nil
@@ -100,12 +101,12 @@ func (e *paneEngine) CaptureSince(ctx context.Context, a SinceArgs) (SinceResult
 	return res, err
 }
 
-func (e *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
+func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time) (SinceResult, error) {
 	pane, gen, offset, from, err := e.sinceTarget(ctx, a)
 	if err != nil {
 		return SinceResult{}, err
 	}
-	if gen != "" && gen != e.Generation() {
+	if gen != "" && gen != e.host.Generation() {
 		// Another server now, or none: a command's output of the old one
 		// is read from the command.
 		if res, ok := e.sinceCommand(ctx, a, pane, gen, offset, start); ok {
@@ -125,11 +126,11 @@ func (e *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 	// The stream first holds all tmux read before the call, then the next
 	// cursor's offset is taken, before tmux is asked for rows, so that the
 	// stream from it holds all that comes after the rows read.
-	if err := e.syncStream(ctx, st); err != nil {
+	if err := e.host.SyncStream(ctx, st); err != nil {
 		return SinceResult{}, err
 	}
 	pos, _ := st.Position()
-	missed := offset < 0 || gen != e.Generation()
+	missed := offset < 0 || gen != e.host.Generation()
 	var lines []string
 	next := pos
 	var mark gridAt
@@ -141,7 +142,7 @@ func (e *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 		if r := st.Read(offset); r.Missed == 0 && !r.Paused && offset <= r.Next {
 			end := bytes.LastIndexByte(r.Data, '\n') + 1
 			var used int
-			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], e.paneWidth(pane), a.MaxLines, a.MaxBytes)
+			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], e.host.PaneWidth(pane), a.MaxLines, a.MaxBytes)
 			res.Truncated = res.TruncatedLines > 0
 			res.Cursor = e.sinceCursor(ctx, pane, offset+int64(used))
 			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
@@ -196,7 +197,7 @@ func (e *paneEngine) captureSince(ctx context.Context, a SinceArgs, start time.T
 // command run_command typed there kept (see runningCommand.raw): the
 // output stays readable through the command's output_cursor after the
 // pane closed. ok is false when no command holds the cursor's offset.
-func (e *paneEngine) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
+func (e *Engine) sinceCommand(ctx context.Context, a SinceArgs, pane, gen string, offset int64, start time.Time) (SinceResult, bool) {
 	if a.Cursor == "" {
 		return SinceResult{}, false
 	}
@@ -241,16 +242,16 @@ func termtextLine(b []byte) string {
 // sinceTarget returns the pane a capture_since reads and, with a cursor,
 // where the cursor left it: its server's generation, the stream offset
 // (-1 without a cursor) and the grid mark.
-func (e *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
+func (e *Engine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen string, offset int64, from gridAt, err error) {
 	if a.Cursor == "" {
-		pane, err = e.ResolvePane(ctx, a.Pane)
+		pane, err = e.host.ResolvePane(ctx, a.Pane)
 		return pane, "", -1, gridAt{}, err
 	}
 	if pane, gen, offset, from, err = parseCursor(a.Cursor, OwnerOf(ctx)); err != nil {
 		return "", "", -1, gridAt{}, err
 	}
 	if a.Pane.PaneID != "" && a.Pane.PaneID != pane {
-		return "", "", -1, gridAt{}, errorf(KindInvalid, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
+		return "", "", -1, gridAt{}, errs.Errorf(errs.KindInvalid, "the cursor belongs to pane %s, not %s", pane, a.Pane.PaneID)
 	}
 	return pane, gen, offset, from, nil
 }
@@ -259,14 +260,14 @@ func (e *paneEngine) sinceTarget(ctx context.Context, a SinceArgs) (pane, gen st
 // stream, and the offset the next read starts at: after the last newline,
 // so the unfinished line after it is shown and read again next time. It
 // reports false when the stream no longer holds all of it.
-func (e *paneEngine) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
+func (e *Engine) streamSince(st *panestream.Stream, pane string, offset int64) (lines []string, next int64, unfinished, ok bool) {
 	r := st.Read(offset)
 	// An offset past the end: the stream was started again.
 	if r.Missed > 0 || r.Paused || offset > r.Next {
 		return nil, 0, false, false
 	}
 	end := bytes.LastIndexByte(r.Data, '\n') + 1
-	width := e.paneWidth(pane)
+	width := e.host.PaneWidth(pane)
 	text := termtext.Lines{Width: width}
 	text.Write(r.Data[:end])
 	if off := text.AltScreenExit(); off >= 0 {
@@ -286,8 +287,8 @@ func (e *paneEngine) streamSince(st *panestream.Stream, pane string, offset int6
 
 // screenNow reads the pane's screen, as a person reads it, and where its
 // cursor is, in one round trip.
-func (e *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
-	rs, err := e.exec(ctx, markNowCommand(pane), CaptureArgs{Join: true}.command(pane))
+func (e *Engine) screenNow(ctx context.Context, pane string) (paneAt, []string, error) {
+	rs, err := e.host.Exec(ctx, markNowCommand(pane), CaptureCommand(CaptureArgs{Join: true}, pane))
 	if err != nil {
 		return paneAt{}, nil, err
 	}
@@ -300,18 +301,18 @@ func (e *paneEngine) screenNow(ctx context.Context, pane string) (paneAt, []stri
 
 // sinceCursor is the capture_since cursor of offset next in pane's stream,
 // for the caller of ctx: it reads the rest from the stream.
-func (e *paneEngine) sinceCursor(ctx context.Context, pane string, next int64) string {
-	return cursorPrefix + e.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
+func (e *Engine) sinceCursor(ctx context.Context, pane string, next int64) string {
+	return cursorPrefix + e.host.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // cursorAt is the capture_since cursor of offset next in pane's stream and
 // of grid mark m, which the next call reads the rows from; without a mark,
 // a [Server.sinceCursor].
-func (e *paneEngine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
+func (e *Engine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
 	if !m.known {
 		return e.sinceCursor(ctx, pane, next)
 	}
-	return cursorPrefixGrid + e.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
+	return cursorPrefixGrid + e.host.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
 		fmt.Sprintf("%d.%d.%d.%d", m.row, m.hist, m.limit, m.width) + ":" + issuerFor(OwnerOf(ctx))
 }
 
@@ -334,9 +335,9 @@ func parseCursor(c, owner string) (pane, gen string, offset int64, from gridAt, 
 	case err != nil:
 		return "", "", 0, gridAt{}, err
 	case issuer != issuerFor(owner) && strings.HasPrefix(issuer, cursorIssuer):
-		return "", "", 0, gridAt{}, errorf(KindInvalid, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
+		return "", "", 0, gridAt{}, errs.Errorf(errs.KindInvalid, "cursor %q was issued to another client: cursors belong to the client they were given to; start again without a cursor", c)
 	case issuer != issuerFor(owner):
-		return "", "", 0, gridAt{}, errorf(KindInvalid, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
+		return "", "", 0, gridAt{}, errs.Errorf(errs.KindInvalid, "cursor %q was not issued by this process (another server issued it, or this one restarted since); start again without a cursor", c)
 	}
 	return pane, gen, offset, from, nil
 }
@@ -345,7 +346,7 @@ func parseCursor(c, owner string) (pane, gen string, offset int64, from gridAt, 
 // stream offset (cursorPrefix), or an offset and a grid mark
 // (cursorPrefixGrid).
 func splitCursor(c string) (pane, gen string, offset int64, from gridAt, issuer string, err error) {
-	bad := errorf(KindInvalid, "not an output cursor of this process: %q", c)
+	bad := errs.Errorf(errs.KindInvalid, "not an output cursor of this process: %q", c)
 	rest, ok := strings.CutPrefix(c, cursorPrefix)
 	grid := false
 	if !ok {

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -52,8 +52,8 @@ func (f *follower) readDrawn(ctx context.Context) {
 // then the rows with the one above them, which must end with above (the
 // command's last line, printed again), else the rows are not the
 // command's. It reports false when they cannot be read whole.
-func (e *paneEngine) drawnRows(ctx context.Context, pane string, start gridAt, n int, above string) ([]string, bool) {
-	rs, err := e.exec(ctx, markNowCommand(pane))
+func (e *Engine) drawnRows(ctx context.Context, pane string, start gridAt, n int, above string) ([]string, bool) {
+	rs, err := e.host.Exec(ctx, markNowCommand(pane))
 	if err != nil {
 		return nil, false
 	}
@@ -68,7 +68,7 @@ func (e *paneEngine) drawnRows(ctx context.Context, pane string, start gridAt, n
 	if !ok || first < 1 {
 		return nil, false
 	}
-	rs, err = e.exec(ctx, markNowCommand(pane), controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane,
+	rs, err = e.host.Exec(ctx, markNowCommand(pane), controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane,
 		"-S", strconv.Itoa(first-1-hist), "-E", strconv.Itoa(first+n-1-hist)))
 	if err != nil {
 		return nil, false

@@ -1,8 +1,9 @@
-package session
+package engine
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -11,10 +12,11 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
-// The engine's own tests drive its waits through a fake paneHost, as
+// The engine's own tests drive its waits through a fake Host, as
 // rueidis tests its mux with mock wires: one pane, %1, whose stream the
 // test feeds by hand (output, the pane's end, the end of the client that
 // delivered it) and whose screen the fake's capture-pane shows, with no
@@ -27,7 +29,7 @@ const (
 	fakeSession = "$1" // the session tmux puts the pane in
 )
 
-// fakeHost is a paneHost with one pane.
+// fakeHost is a Host with one pane.
 type fakeHost struct {
 	t  *testing.T
 	st *panestream.Stream
@@ -54,13 +56,13 @@ func newFakeHost(t *testing.T, screen ...string) *fakeHost {
 	return &fakeHost{t: t, st: panestream.New(), screen: screen}
 }
 
-func (h *fakeHost) exec(_ context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+func (h *fakeHost) Exec(_ context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rs := make([]controlmode.Reply, len(cmds))
 	for i, c := range cmds {
 		if h.gone {
-			return nil, errorf(KindNotFound, "can't find pane: %s", fakePane)
+			return nil, errs.Errorf(errs.KindNotFound, "can't find pane: %s", fakePane)
 		}
 		switch text := c.String(); {
 		case c.Name() == "capture-pane":
@@ -77,13 +79,13 @@ func (h *fakeHost) exec(_ context.Context, cmds ...controlmode.Command) ([]contr
 	return rs, nil
 }
 
-func (h *fakeHost) watchPane(context.Context, string) (*panestream.Stream, func(), error) {
+func (h *fakeHost) WatchPane(context.Context, string) (*panestream.Stream, func(), error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.watches++
 	switch {
 	case h.gone:
-		return nil, nil, errorf(KindNotFound, "can't find pane: %s", fakePane)
+		return nil, nil, errs.Errorf(errs.KindNotFound, "can't find pane: %s", fakePane)
 	case h.watches > 1 && h.rejoin != nil:
 		return nil, nil, h.rejoin
 	}
@@ -92,13 +94,13 @@ func (h *fakeHost) watchPane(context.Context, string) (*panestream.Stream, func(
 	return h.st, func() {}, nil
 }
 
-func (h *fakeHost) watchPaneIn(pane, _ string) (*panestream.Stream, func(), error) {
-	return h.watchPane(context.Background(), pane)
+func (h *fakeHost) WatchPaneIn(pane, _ string) (*panestream.Stream, func(), error) {
+	return h.WatchPane(context.Background(), pane)
 }
 
-// watchPaneFed counts as a watch, made without asking tmux: the model
+// WatchPaneFed counts as a watch, made without asking tmux: the model
 // knows the pane whether or not tmux still has it.
-func (h *fakeHost) watchPaneFed(pane string) (*panestream.Stream, func(), string, bool) {
+func (h *fakeHost) WatchPaneFed(pane string) (*panestream.Stream, func(), string, bool) {
 	h.mu.Lock()
 	model, unfed := h.model, h.unfed
 	h.watches++
@@ -116,21 +118,21 @@ func (h *fakeHost) watchPaneFed(pane string) (*panestream.Stream, func(), string
 
 func (h *fakeHost) ResolvePane(_ context.Context, ref PaneRef) (string, error) {
 	if ref.PaneID != fakePane {
-		return "", errorf(KindNotFound, "can't find pane: %s", ref.PaneID)
+		return "", errs.Errorf(errs.KindNotFound, "can't find pane: %s", ref.PaneID)
 	}
 	return fakePane, nil
 }
 
-func (h *fakeHost) release() release                                      { return releaseOf("3.3a") }
-func (h *fakeHost) paneForeground(context.Context, string) Foreground     { return Foreground{} }
+func (h *fakeHost) Release() Release                                      { return fakeRelease{} }
+func (h *fakeHost) PaneForeground(context.Context, string) Foreground     { return Foreground{} }
 func (h *fakeHost) Foreground(context.Context, string, string) Foreground { return Foreground{} }
-func (h *fakeHost) Socket() Socket                                        { return Socket{} }
+func (h *fakeHost) Socket() fmt.Stringer                                  { return fakeSocket{} }
 func (h *fakeHost) Generation() string                                    { return "g1" }
-func (h *fakeHost) syncStream(context.Context, *panestream.Stream) error  { return nil }
-func (h *fakeHost) fed(string) bool                                       { return true }
-func (h *fakeHost) paneWidth(string) int                                  { return 80 }
+func (h *fakeHost) SyncStream(context.Context, *panestream.Stream) error  { return nil }
+func (h *fakeHost) Fed(string) bool                                       { return true }
+func (h *fakeHost) PaneWidth(string) int                                  { return 80 }
 
-func (h *fakeHost) noteInputAs(inputStart, string, string, bool, panestream.GridMark, string) {
+func (h *fakeHost) NoteInput(map[string]int64, string, string, bool, panestream.GridMark, string) {
 	h.t.Error("the waits type nothing")
 }
 
@@ -141,7 +143,7 @@ func (h *fakeHost) SendKeys(_ context.Context, ref PaneRef, a SendKeysArgs) (str
 	gone := h.gone
 	h.mu.Unlock()
 	if gone || ref.PaneID != fakePane {
-		return "", errorf(KindNotFound, "can't find pane: %s", ref.PaneID)
+		return "", errs.Errorf(errs.KindNotFound, "can't find pane: %s", ref.PaneID)
 	}
 	if len(a.KeyList) != 1 {
 		h.t.Errorf("keys %q pressed together", a.KeyList)
@@ -157,16 +159,25 @@ func (h *fakeHost) SendKeys(_ context.Context, ref PaneRef, a SendKeysArgs) (str
 	return fakePane, nil
 }
 
-func (h *fakeHost) guardFor(context.Context, bool) (keyGuard, error) {
+func (h *fakeHost) TypeLine(context.Context, string, string) ([]controlmode.Command, func(context.Context, error) (bool, error), error) {
 	h.t.Error("the waits type no command")
-	return keyGuard{}, nil
+	return nil, func(_ context.Context, err error) (bool, error) { return false, err }, nil
 }
 
-func (h *fakeHost) refusedInMode(_ context.Context, err error, _ string, _ guarded) (bool, error) {
-	return false, err
-}
+func (h *fakeHost) ConnectedRelease(context.Context) (Release, error) { return h.Release(), nil }
 
-func (h *fakeHost) connectedRelease(context.Context) (release, error) { return h.release(), nil }
+// fakeRelease is the facts of tmux 3.3a: no last output time, no command
+// marks, no format in capture-pane's range.
+type fakeRelease struct{}
+
+func (fakeRelease) KnowsLastOutput() bool     { return false }
+func (fakeRelease) RecordsCommandMarks() bool { return false }
+func (fakeRelease) ExpandsCaptureRange() bool { return false }
+
+// fakeSocket names the fake's server.
+type fakeSocket struct{}
+
+func (fakeSocket) String() string { return "fake" }
 
 // A streamEvent is one thing that happens to the pane while a wait
 // follows it; the zero fields do nothing.
@@ -214,18 +225,18 @@ func (h *fakeHost) apply(ev streamEvent, cancel func()) {
 // drive runs wait in a synctest bubble on a fake host showing screen, and
 // makes the events happen one by one, each once every goroutine waits. It
 // returns what wait answered and how much (fake) time it took.
-func drive[R any](t *testing.T, screen []string, events []streamEvent, wait func(ctx context.Context, e *paneEngine) (R, error)) (res R, took time.Duration, err error) {
+func drive[R any](t *testing.T, screen []string, events []streamEvent, wait func(ctx context.Context, e *Engine) (R, error)) (res R, took time.Duration, err error) {
 	t.Helper()
 	return driveHost(t, func(h *fakeHost) { h.screen = screen }, events, wait)
 }
 
 // driveHost is drive with the fake host set up by setup.
-func driveHost[R any](t *testing.T, setup func(h *fakeHost), events []streamEvent, wait func(ctx context.Context, e *paneEngine) (R, error)) (res R, took time.Duration, err error) {
+func driveHost[R any](t *testing.T, setup func(h *fakeHost), events []streamEvent, wait func(ctx context.Context, e *Engine) (R, error)) (res R, took time.Duration, err error) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
 		h := newFakeHost(t)
 		setup(h)
-		e := &paneEngine{paneHost: h}
+		e := New(h, nil)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		start := time.Now()
@@ -251,21 +262,21 @@ func driveHost[R any](t *testing.T, setup func(h *fakeHost), events []streamEven
 
 // wantError checks err against the kind and words a case wants; kind 0
 // wants no error.
-func wantError(t *testing.T, err error, kind Kind, words string) {
+func wantError(t *testing.T, err error, kind errs.Kind, words string) {
 	t.Helper()
-	var e *Error
+	var e *errs.Error
 	switch {
 	case kind == 0 && err != nil:
 		t.Fatalf("error %v, want none", err)
 	case kind == 0:
 	case !errors.As(err, &e):
-		t.Fatalf("error %v, want a %s *Error", err, kind)
+		t.Fatalf("error %v, want a %s *errs.Error", err, kind)
 	case e.Kind != kind || !strings.Contains(e.Msg, words):
 		t.Fatalf("error %q (%s), want %s with %q", e.Msg, e.Kind, kind, words)
 	}
 }
 
-var errServerGone = errorf(KindNoServer, "no server running on the socket")
+var errServerGone = errs.Errorf(errs.KindNoServer, "no server running on the socket")
 
 // TestEngineWaitForText runs WaitForText against stream events: each way
 // a wait can end (a match in output or on the screen, a stop pattern, the
@@ -280,8 +291,8 @@ func TestEngineWaitForText(t *testing.T) {
 		patterns []string
 		events   []streamEvent
 		outcome  string
-		lines    []string // MatchedLines
-		kind     Kind     // the error's; 0 for none
+		lines    []string  // MatchedLines
+		kind     errs.Kind // the error's; 0 for none
 		words    string
 		took     time.Duration // how long the wait took, when it is known
 	}{
@@ -303,7 +314,7 @@ func TestEngineWaitForText(t *testing.T) {
 		{name: "other output: the timeout", events: []streamEvent{{output: "working\r\n"}, {after: time.Second, output: "still\r\n"}},
 			outcome: OutcomeTimeout, took: timeout},
 		{name: "the pane exits", events: []streamEvent{{output: "working\r\n"}, {after: time.Second, closed: true}},
-			kind: KindNotFound, words: "pane %1 exited while waiting", took: time.Second},
+			kind: errs.KindNotFound, words: "pane %1 exited while waiting", took: time.Second},
 		{name: "the pane's last output before it exits", events: []streamEvent{{output: "done\r\n", closed: true}},
 			outcome: OutcomeMatched, lines: []string{"done"}},
 		{name: "the client ends and another follows", events: []streamEvent{{lost: true}, {after: time.Second, output: "done\r\n"}},
@@ -311,11 +322,11 @@ func TestEngineWaitForText(t *testing.T) {
 		{name: "the client ends, and the grid shows the match", events: []streamEvent{{screen: []string{"done"}, lost: true}},
 			outcome: OutcomeMatched, lines: []string{"done"}},
 		{name: "the client ends and no other can follow", events: []streamEvent{{lost: true, rejoin: errServerGone}},
-			kind: KindConnLost, words: "no other could follow it"},
-		{name: "the client ends and the pane is gone", events: []streamEvent{{lost: true, rejoin: errorf(KindNotFound, "can't find pane: %%1")}},
-			kind: KindNotFound, words: "exited while waiting"},
+			kind: errs.KindConnLost, words: "no other could follow it"},
+		{name: "the client ends and the pane is gone", events: []streamEvent{{lost: true, rejoin: errs.Errorf(errs.KindNotFound, "can't find pane: %%1")}},
+			kind: errs.KindNotFound, words: "exited while waiting"},
 		{name: "the caller gives up", events: []streamEvent{{after: time.Second, cancel: true}},
-			kind: KindCancelled, took: time.Second},
+			kind: errs.KindCancelled, took: time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"done"}, Stop: []string{"error"}, Timeout: timeout}
@@ -326,7 +337,7 @@ func TestEngineWaitForText(t *testing.T) {
 			if screen == nil {
 				screen = []string{"$ make"}
 			}
-			res, took, err := drive(t, screen, tc.events, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+			res, took, err := drive(t, screen, tc.events, func(ctx context.Context, e *Engine) (WaitResult, error) {
 				return e.WaitForText(ctx, a)
 			})
 			wantError(t, err, tc.kind, tc.words)
@@ -360,7 +371,7 @@ func TestEngineWaitQuiet(t *testing.T) {
 		quiet  time.Duration
 		events []streamEvent
 		want   QuietResult // Quiet, TimedOut, Changed and Bytes
-		kind   Kind
+		kind   errs.Kind
 		words  string
 		took   time.Duration
 	}{
@@ -373,18 +384,18 @@ func TestEngineWaitQuiet(t *testing.T) {
 		{name: "the first output, with no quiet time", events: []streamEvent{{after: 300 * time.Millisecond, output: "x"}},
 			want: QuietResult{Changed: true, Bytes: 1}, took: 300 * time.Millisecond},
 		{name: "the pane exits", quiet: quiet, events: []streamEvent{{after: 500 * time.Millisecond, closed: true}},
-			kind: KindNotFound, words: "pane %1 exited while waiting", took: 500 * time.Millisecond},
+			kind: errs.KindNotFound, words: "pane %1 exited while waiting", took: 500 * time.Millisecond},
 		{name: "the client ends and another follows", quiet: quiet, events: []streamEvent{{after: 500 * time.Millisecond, lost: true}},
 			want: QuietResult{Quiet: true}, took: 1500 * time.Millisecond},
 		{name: "the client ends and no other can follow", quiet: quiet,
 			events: []streamEvent{{after: 500 * time.Millisecond, lost: true, rejoin: errServerGone}},
-			kind:   KindConnLost, words: "no other could follow it"},
+			kind:   errs.KindConnLost, words: "no other could follow it"},
 		{name: "the caller gives up", quiet: 10 * time.Second, events: []streamEvent{{after: time.Second, cancel: true}},
-			kind: KindCancelled, took: time.Second},
+			kind: errs.KindCancelled, took: time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := QuietArgs{Pane: PaneRef{PaneID: fakePane}, Quiet: tc.quiet, Timeout: timeout}
-			res, took, err := drive(t, nil, tc.events, func(ctx context.Context, e *paneEngine) (QuietResult, error) {
+			res, took, err := drive(t, nil, tc.events, func(ctx context.Context, e *Engine) (QuietResult, error) {
 				return e.WaitQuiet(ctx, a)
 			})
 			wantError(t, err, tc.kind, tc.words)
@@ -413,7 +424,7 @@ func TestEnginePressKeys(t *testing.T) {
 		react   map[string]string
 		pressed []string
 		silent  []int
-		kind    Kind
+		kind    errs.Kind
 		words   string
 	}{
 		{name: "each key reacts", keys: []string{"j", "j", "Enter"}, react: map[string]string{"j": "\x1b[B", "Enter": "picked\r\n"},
@@ -423,11 +434,11 @@ func TestEnginePressKeys(t *testing.T) {
 		{name: "the last key ends the program", keys: []string{"j", "q"}, react: map[string]string{"j": "\x1b[B", "q": "exit"},
 			pressed: []string{"j", "q"}},
 		{name: "the program ends before the last key", keys: []string{"q", "j"}, react: map[string]string{"q": "exit"},
-			pressed: []string{"q"}, kind: KindNotFound, words: "the first 1 of 2 keys were pressed, then the next failed: pane %1 exited while waiting"},
+			pressed: []string{"q"}, kind: errs.KindNotFound, words: "the first 1 of 2 keys were pressed, then the next failed: pane %1 exited while waiting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var h *fakeHost
-			res, _, err := driveHost(t, func(fh *fakeHost) { h, fh.keys = fh, tc.react }, nil, func(ctx context.Context, e *paneEngine) (Pressed, error) {
+			res, _, err := driveHost(t, func(fh *fakeHost) { h, fh.keys = fh, tc.react }, nil, func(ctx context.Context, e *Engine) (Pressed, error) {
 				return e.PressKeys(ctx, PaneRef{PaneID: fakePane}, SendKeysArgs{KeyList: tc.keys}, time.Second)
 			})
 			wantError(t, err, tc.kind, tc.words)
@@ -471,7 +482,7 @@ func TestEngineWaitAfterInput(t *testing.T) {
 				h.st.Append(1, []byte(tc.before))
 			}
 			a := WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"make"}, Timeout: timeout}
-			res, _, err := driveHost(t, setup, tc.events, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+			res, _, err := driveHost(t, setup, tc.events, func(ctx context.Context, e *Engine) (WaitResult, error) {
 				return e.WaitForText(ctx, a)
 			})
 			wantError(t, err, 0, "")
@@ -494,19 +505,19 @@ func TestEngineWaitStart(t *testing.T) {
 		model          string // the session the model puts the pane in; "" is tmux's
 		unfed, gone    bool
 		looks, watches int
-		kind           Kind
+		kind           errs.Kind
 		words          string
 	}{
 		{name: "fed", looks: 1, watches: 1},
 		{name: "moved to another session", model: "$2", looks: 2, watches: 2},
 		{name: "no client on its session", unfed: true, looks: 1, watches: 2},
-		{name: "gone", gone: true, looks: 0, watches: 1, kind: KindNotFound, words: "can't find pane: %1"},
+		{name: "gone", gone: true, looks: 0, watches: 1, kind: errs.KindNotFound, words: "can't find pane: %1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var h *fakeHost
 			res, _, err := driveHost(t, func(fh *fakeHost) {
 				h, fh.model, fh.unfed, fh.gone, fh.screen = fh, tc.model, tc.unfed, tc.gone, []string{"$ make", "done"}
-			}, nil, func(ctx context.Context, e *paneEngine) (WaitResult, error) {
+			}, nil, func(ctx context.Context, e *Engine) (WaitResult, error) {
 				return e.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: fakePane}, Patterns: []string{"done"}, Timeout: time.Second})
 			})
 			wantError(t, err, tc.kind, tc.words)

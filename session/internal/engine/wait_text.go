@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"bytes"
@@ -29,13 +29,13 @@ import (
 // full-screen program (the alternate screen: vim, less, a TUI), lines mean
 // little, and the screen as drawn is matched instead, read again after the
 // program prints: at once, then at most once per a.Interval.
-func (e *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
+func (e *Engine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, error) {
 	start := time.Now()
 	pats, stops, err := a.compile()
 	if err != nil {
 		return WaitResult{}, err
 	}
-	pane, err := e.ResolvePane(ctx, a.Pane)
+	pane, err := e.host.ResolvePane(ctx, a.Pane)
 	if err != nil {
 		return WaitResult{}, err
 	}
@@ -59,7 +59,7 @@ func (e *paneEngine) WaitForText(ctx context.Context, a WaitArgs) (WaitResult, e
 // stream, whether it reads lines or the screen, and its matching state.
 // Only its call touches it.
 type textWait struct {
-	e        *paneEngine
+	e        *Engine
 	ctx      context.Context
 	a        WaitArgs
 	pane     string
@@ -92,7 +92,7 @@ var errWaitOver = errors.New("the wait's time is over")
 
 // newTextWait settles what the wait matches. f's position was taken
 // before the entry's look, so that nothing landing meanwhile is missed.
-func (e *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
+func (e *Engine) newTextWait(ctx context.Context, a WaitArgs, pane string, f *paneFollow, start time.Time) *textWait {
 	in := f.st.LastInput()
 	since := a.Since
 	if since == "" {
@@ -110,7 +110,7 @@ func (e *paneEngine) newTextWait(ctx context.Context, a WaitArgs, pane string, f
 	}
 	t := &textWait{e: e, ctx: ctx, a: a, pane: pane, f: f, in: in, since: since, interval: interval, start: start,
 		w: &waiter{res: WaitResult{PaneID: pane, MatchedIndex: -1, Since: since}}}
-	t.width = e.paneWidth(pane)
+	t.width = e.host.PaneWidth(pane)
 	t.w.out.Text.Width = t.width
 	return t
 }
@@ -134,7 +134,7 @@ func (t *textWait) startGrid(entry entryState) {
 	}
 	absent, _ := compile(t.a.Absent, t.a.Regex, t.a.MatchCase) // checked by compile before
 	t.w.absentOnScreen = func() bool {
-		rs, err := t.e.exec(t.ctx, CaptureArgs{Join: true}.command(t.pane))
+		rs, err := t.e.host.Exec(t.ctx, CaptureCommand(CaptureArgs{Join: true}, t.pane))
 		if err != nil {
 			return true // the wait's next read says what became of the pane
 		}

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
@@ -52,7 +53,7 @@ func markNowCommand(pane string) controlmode.Command {
 func markNowOf(r controlmode.Reply, pane string) (paneAt, error) {
 	f := strings.Fields(strings.Join(r.Lines, ""))
 	if len(f) != 7 || f[0] != pane {
-		return paneAt{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return paneAt{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	var n [5]int
 	for i := range n {
@@ -81,10 +82,10 @@ type sinceRead struct {
 // dropped old history since (or may have: see gridAt.rowNow), or the pane
 // was resized; the stream from offset serves then. A full-screen program's
 // screen is read as drawn (alternate).
-func (e *paneEngine) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
+func (e *Engine) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
 	start := from.row - from.hist // from the screen's top row; negative in history
 	for try := 0; ; try++ {
-		rs, err := e.exec(ctx, markNowCommand(pane),
+		rs, err := e.host.Exec(ctx, markNowCommand(pane),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"),
 			controlmode.NewCommand("capture-pane", "-p", "-t", pane))
 		if err != nil {

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
@@ -18,19 +19,19 @@ import (
 // markFormat prints a pane's id and where its cursor is in the grid.
 const markFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x}"
 
-// markCommand prints target's pane id and grid mark. It goes first on a
+// MarkCommand prints target's pane id and grid mark. It goes first on a
 // line that sends input: if the pane is missing it fails, and nothing
 // after it runs.
-func markCommand(target string) controlmode.Command {
+func MarkCommand(target string) controlmode.Command {
 	return controlmode.NewCommand("display-message", "-p", "-t", target, markFormat)
 }
 
-// markOf reads the reply of markCommand: the pane's id and where its
+// MarkOf reads the reply of MarkCommand: the pane's id and where its
 // cursor was.
-func markOf(r controlmode.Reply, target string) (string, panestream.GridMark, error) {
+func MarkOf(r controlmode.Reply, target string) (string, panestream.GridMark, error) {
 	f := strings.Fields(strings.Join(r.Lines, ""))
-	if len(f) != 5 || !isPaneID(f[0]) {
-		return "", panestream.GridMark{}, errorf(KindNotFound, "can't find pane: %s", target)
+	if len(f) != 5 || !IsPaneID(f[0]) {
+		return "", panestream.GridMark{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", target)
 	}
 	var n [4]int
 	for i := range n {
@@ -72,8 +73,8 @@ func followFrom(m panestream.GridMark) gridFollow {
 // history since the last read (output, or a clear with scroll-on-clear)
 // cost no second read. Before, the rows are read again from where they
 // moved.
-func (e *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
-	expands := e.release().expandsCaptureRange()
+func (e *Engine) readRows(ctx context.Context, pane string, g *gridFollow) (rows []string, alternate bool, err error) {
+	expands := e.host.Release().ExpandsCaptureRange()
 	for try := 0; ; try++ {
 		row := g.row
 		start := row - g.hist // from the screen's top row; negative in history
@@ -82,7 +83,7 @@ func (e *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (
 			from = "#{e|-:" + strconv.Itoa(row) + ",#{history_size}}"
 		}
 		e.gridLooks.Add(1)
-		rs, err := e.exec(ctx,
+		rs, err := e.host.Exec(ctx,
 			controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{history_size} #{history_limit} #{alternate_on} #{pane_dead} #{pane_width} #{cursor_x} #{cursor_y}"),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", from, "-E", "-"))
 		if err != nil {
@@ -90,7 +91,7 @@ func (e *paneEngine) readRows(ctx context.Context, pane string, g *gridFollow) (
 		}
 		f := strings.Fields(strings.Join(rs[0].Lines, ""))
 		if len(f) != 8 || f[0] != pane {
-			return nil, false, errorf(KindNotFound, "can't find pane: %s", pane)
+			return nil, false, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 		}
 		hist, _ := strconv.Atoi(f[1])
 		limit, _ := strconv.Atoi(f[2])

@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 )
 
 // Keys pressed as a person presses them.
@@ -39,7 +41,7 @@ type Pressed struct {
 // after some keys were pressed says how many; a pane that exits before
 // its last key was pressed is such a failure, one that exits after it is
 // not.
-func (e *paneEngine) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
+func (e *Engine) PressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration) (Pressed, error) {
 	return e.pressKeys(ctx, ref, a, pace, keySettle, true)
 }
 
@@ -56,7 +58,7 @@ const lineSettle = 3 * time.Millisecond
 // within pace. atShell says the pane's program is a shell at its line
 // editor, which has taken the text in once it has drawn it: the Enter
 // then waits lineSettle after the drawing, not keySettle.
-func (e *paneEngine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
+func (e *Engine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysArgs, pace time.Duration, atShell bool) (Pressed, error) {
 	a.KeyList, a.Enter = nil, true
 	settle := keySettle
 	if atShell {
@@ -67,7 +69,7 @@ func (e *paneEngine) TypeThenEnter(ctx context.Context, ref PaneRef, a SendKeysA
 
 // pressKeys is PressKeys with settle for keySettle; awaitLast says
 // whether to wait for the reaction to the last key too.
-func (e *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
+func (e *Engine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pace, settle time.Duration, awaitLast bool) (Pressed, error) {
 	keys := slices.DeleteFunc(slices.Clone(a.KeyList), func(k string) bool { return k == "" })
 	if a.KeyList == nil {
 		keys = []string{a.Keys}
@@ -79,7 +81,7 @@ func (e *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs,
 			keys = append([]string{"Space"}, keys...)
 		}
 	}
-	pane, err := e.ResolvePane(ctx, ref)
+	pane, err := e.host.ResolvePane(ctx, ref)
 	if err != nil {
 		return Pressed{}, err
 	}
@@ -101,8 +103,8 @@ func (e *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs,
 			one.KeyList = []string{"Enter"}
 		}
 		f.skip()
-		if _, err := e.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
-			if i > 0 && IsNotFound(err) {
+		if _, err := e.host.SendKeys(ctx, PaneRef{PaneID: pane}, one); err != nil {
+			if i > 0 && errs.IsNotFound(err) {
 				err = paneExited(pane) // after a key before, whose reaction it was
 			}
 			return res, pressedThen(i, all, err)
@@ -113,7 +115,7 @@ func (e *paneEngine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs,
 		}
 		reacted, err := awaitReaction(ctx, f, pace, settle)
 		switch {
-		case err != nil && i == all-1 && IsNotFound(err):
+		case err != nil && i == all-1 && errs.IsNotFound(err):
 			return res, nil // the last key ended the pane's program: its answer
 		case err != nil:
 			return res, pressedThen(i+1, all, err)
@@ -152,7 +154,7 @@ func awaitReaction(ctx context.Context, f *paneFollow, pace, settle time.Duratio
 // pressedThen is the failure of key i of n pressed one at a time: the
 // keys before it were pressed.
 func pressedThen(i, n int, err error) error {
-	var e *Error
+	var e *errs.Error
 	if i == 0 || !errors.As(err, &e) {
 		return err
 	}

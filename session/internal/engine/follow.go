@@ -1,10 +1,11 @@
-package session
+package engine
 
 import (
 	"bytes"
 	"context"
 	"time"
 
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -13,17 +14,17 @@ import (
 // PressKeys, RunCommand and its follower) stands on one, so each way a
 // following can end has one answer everywhere:
 //
-//   - the pane is gone: [KindNotFound], "pane %s exited while waiting";
+//   - the pane is gone: [errs.KindNotFound], "pane %s exited while waiting";
 //   - the client that delivered its output ended and the pane lives: the
 //     pane is watched again, by a client of ours, and the following goes
 //     on; the read says output may be missing there (Read.ConnLost);
-//   - no client can follow it again (the server died): [KindConnLost] or
-//     [KindNoServer], retryable.
+//   - no client can follow it again (the server died): [errs.KindConnLost] or
+//     [errs.KindNoServer], retryable.
 //
 // It holds the pane's watch until stop. Only its caller's goroutine
 // touches it.
 type paneFollow struct {
-	e       *paneEngine
+	e       *Engine
 	pane    string
 	st      *panestream.Stream
 	release func() // gives the watch back
@@ -36,8 +37,8 @@ type paneFollow struct {
 }
 
 // followPane starts following pane from its stream's end.
-func (e *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, error) {
-	st, release, err := e.watchPane(ctx, pane)
+func (e *Engine) followPane(ctx context.Context, pane string) (*paneFollow, error) {
+	st, release, err := e.host.WatchPane(ctx, pane)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +55,8 @@ func (e *paneEngine) followPane(ctx context.Context, pane string) (*paneFollow, 
 // model does not know the pane, no client of ours is attached to its
 // session, or the pane has moved) the pane's session is read and watched
 // first, and the entry read after it, as followPane and readEntry do.
-func (e *paneEngine) followEntry(ctx context.Context, pane string, at func(*paneFollow)) (*paneFollow, entryState, error) {
-	if st, release, session, ok := e.watchPaneFed(pane); ok {
+func (e *Engine) followEntry(ctx context.Context, pane string, at func(*paneFollow)) (*paneFollow, entryState, error) {
+	if st, release, session, ok := e.host.WatchPaneFed(pane); ok {
 		f := newPaneFollow(e, pane, st, release)
 		at(f)
 		entry, err := e.readEntry(ctx, pane)
@@ -83,15 +84,15 @@ func (e *paneEngine) followEntry(ctx context.Context, pane string, at func(*pane
 
 // followPaneIn is followPane for a caller that read the pane's session
 // already.
-func (e *paneEngine) followPaneIn(pane, sessionID string) (*paneFollow, error) {
-	st, release, err := e.watchPaneIn(pane, sessionID)
+func (e *Engine) followPaneIn(pane, sessionID string) (*paneFollow, error) {
+	st, release, err := e.host.WatchPaneIn(pane, sessionID)
 	if err != nil {
 		return nil, err
 	}
 	return newPaneFollow(e, pane, st, release), nil
 }
 
-func newPaneFollow(e *paneEngine, pane string, st *panestream.Stream, release func()) *paneFollow {
+func newPaneFollow(e *Engine, pane string, st *panestream.Stream, release func()) *paneFollow {
 	f := &paneFollow{e: e, pane: pane, st: st, release: release}
 	f.cursor, _ = st.Position()
 	return f
@@ -149,12 +150,12 @@ func (f *paneFollow) read(ctx context.Context) (panestream.Read, error) {
 // It fails when the pane is gone or no client can follow it.
 func (f *paneFollow) rejoin(ctx context.Context) error {
 	f.stop()
-	st, release, err := f.e.watchPane(ctx, f.pane)
+	st, release, err := f.e.host.WatchPane(ctx, f.pane)
 	switch {
-	case IsNotFound(err):
+	case errs.IsNotFound(err):
 		return paneExited(f.pane)
 	case err != nil:
-		return errorf(KindConnLost, "the tmux client following pane %s ended, and no other could follow it: %v; wait again", f.pane, err)
+		return errs.Errorf(errs.KindConnLost, "the tmux client following pane %s ended, and no other could follow it: %v; wait again", f.pane, err)
 	}
 	f.release = release
 	if st != f.st {
@@ -169,7 +170,7 @@ func (f *paneFollow) rejoin(ctx context.Context) error {
 // failed with: a pane tmux no longer finds went away after the following
 // began (its stream may not have said so yet), the answer of read.
 func (f *paneFollow) ended(err error) error {
-	if IsNotFound(err) {
+	if errs.IsNotFound(err) {
 		return paneExited(f.pane)
 	}
 	return err
@@ -177,7 +178,7 @@ func (f *paneFollow) ended(err error) error {
 
 // paneExited is the answer of a wait whose pane went away.
 func paneExited(pane string) error {
-	return errorf(KindNotFound, "pane %s exited while waiting", pane)
+	return errs.Errorf(errs.KindNotFound, "pane %s exited while waiting", pane)
 }
 
 // A waitStep is one wait's part of the loop every wait runs (see
@@ -195,7 +196,7 @@ type waitStep interface {
 //   - w is over: over is true;
 //   - the timeout, also when it came during w's own pause or read:
 //     timedOut is true;
-//   - the caller's end: [KindCancelled] or [KindDeadline] (fromExec);
+//   - the caller's end: [errs.KindCancelled] or [errs.KindDeadline] (fromExec);
 //   - w.output failed: its error, a pane tmux no longer finds being the
 //     pane's end (see ended).
 func (f *paneFollow) until(ctx context.Context, timeout time.Duration, tick <-chan time.Time, w waitStep) (timedOut bool, err error) {
@@ -213,7 +214,7 @@ func (f *paneFollow) until(ctx context.Context, timeout time.Duration, tick <-ch
 		}
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return false, fromExec(ctx.Err())
+			return false, errs.FromExec(ctx.Err())
 		case err != nil && wctx.Err() != nil:
 			return true, nil
 		case err != nil:

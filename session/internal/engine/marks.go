@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 )
 
 // CommandMarks is what tmux recorded of a pane's shell from the OSC 133
@@ -38,19 +39,19 @@ type CommandMarks struct {
 	Started, Ended, Prompted time.Time
 }
 
-// marksFormat prints a pane's CommandMarks, in the order parseMarks reads.
+// marksFormat prints a pane's CommandMarks, in the order ParseMarks reads.
 const marksFormat = "#{pane_id}\t#{pane_command_running}\t#{pane_command_status}\t" +
 	"#{pane_command_start_time}\t#{pane_command_end_time}\t#{pane_last_prompt_time}"
 
-// marksCommand reads pane's marks (a pane id).
-func marksCommand(pane string) controlmode.Command {
+// MarksCommand reads pane's marks (a pane id).
+func MarksCommand(pane string) controlmode.Command {
 	return controlmode.NewCommand("display-message", "-p", "-t", pane, marksFormat)
 }
 
-// parseMarks reads a line printed by marksFormat for pane; ok is false
+// ParseMarks reads a line printed by marksFormat for pane; ok is false
 // when the line is not that pane's (display-message prints empty fields
 // for a pane that is gone).
-func parseMarks(pane, line string) (m CommandMarks, ok bool) {
+func ParseMarks(pane, line string) (m CommandMarks, ok bool) {
 	f := strings.Split(line, "\t")
 	if len(f) != 6 || f[0] != pane {
 		return CommandMarks{}, false
@@ -76,18 +77,18 @@ func unixTime(s string) time.Time {
 // CommandMarks returns what tmux recorded of pane's shell from its OSC 133
 // marks (pane is a pane id), read fresh in one round trip. On a release
 // that records none it returns a zero CommandMarks and sends nothing.
-func (e *paneEngine) CommandMarks(ctx context.Context, pane string) (CommandMarks, error) {
-	rel, err := e.connectedRelease(ctx)
-	if err != nil || !rel.recordsCommandMarks() {
+func (e *Engine) CommandMarks(ctx context.Context, pane string) (CommandMarks, error) {
+	rel, err := e.host.ConnectedRelease(ctx)
+	if err != nil || !rel.RecordsCommandMarks() {
 		return CommandMarks{}, err
 	}
-	rs, err := e.exec(ctx, marksCommand(pane))
+	rs, err := e.host.Exec(ctx, MarksCommand(pane))
 	if err != nil {
 		return CommandMarks{}, err
 	}
-	m, ok := parseMarks(pane, strings.Join(rs[0].Lines, ""))
+	m, ok := ParseMarks(pane, strings.Join(rs[0].Lines, ""))
 	if !ok {
-		return CommandMarks{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return CommandMarks{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	return m, nil
 }
@@ -96,8 +97,8 @@ func (e *paneEngine) CommandMarks(ctx context.Context, pane string) (CommandMark
 // (or N), C and D.
 var marksHooks = []string{"pane-shell-prompt", "pane-command-started", "pane-command-finished"}
 
-// marksMessage starts the %message a hook of WatchMarks sends our client.
-const marksMessage = "tmux-mcp-marks "
+// MarksMessage starts the %message a hook of WatchMarks sends our client.
+const MarksMessage = "tmux-mcp-marks "
 
 // WatchMarks has tmux tell this Server of every OSC 133 mark pane's shell
 // prints from now on (pane is a pane id): a prompt, a command's start or
@@ -115,18 +116,18 @@ const marksMessage = "tmux-mcp-marks "
 // take down, and nothing evaluated while the pane is quiet. stop removes
 // the hooks. A hook names the client that was ours when it was set: once
 // that client is replaced, its marks are no longer told (call again).
-func (e *paneEngine) WatchMarks(ctx context.Context, pane string) (stop func(), err error) {
-	rel, err := e.connectedRelease(ctx)
-	if err != nil || !rel.recordsCommandMarks() {
+func (e *Engine) WatchMarks(ctx context.Context, pane string) (stop func(), err error) {
+	rel, err := e.host.ConnectedRelease(ctx)
+	if err != nil || !rel.RecordsCommandMarks() {
 		return func() {}, err
 	}
-	rs, err := e.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{client_name}"))
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{client_name}"))
 	if err != nil {
 		return nil, err
 	}
 	id, client, _ := strings.Cut(strings.Join(rs[0].Lines, ""), "\t")
 	if id != pane || client == "" {
-		return nil, errorf(KindNotFound, "can't find pane: %s", pane)
+		return nil, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	var b [2]byte
 	_, _ = rand.Read(b[:]) // never fails
@@ -135,15 +136,15 @@ func (e *paneEngine) WatchMarks(ctx context.Context, pane string) (stop func(), 
 	unset := make([]controlmode.Command, 0, len(marksHooks))
 	for _, h := range marksHooks {
 		set = append(set, controlmode.NewCommand("set-hook", "-p", "-t", pane, h+index,
-			"display-message -c "+client+" '"+marksMessage+"#{hook_pane}'"))
+			"display-message -c "+client+" '"+MarksMessage+"#{hook_pane}'"))
 		unset = append(unset, controlmode.NewCommand("set-hook", "-p", "-u", "-t", pane, h+index))
 	}
-	if _, err := e.exec(ctx, set...); err != nil {
-		return nil, afterChange(err)
+	if _, err := e.host.Exec(ctx, set...); err != nil {
+		return nil, errs.AfterChange(err)
 	}
 	return func() {
-		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookTimeout)
 		defer cancel()
-		_, _ = e.exec(uctx, unset...) // a pane gone took its hooks with it
+		_, _ = e.host.Exec(uctx, unset...) // a pane gone took its hooks with it
 	}, nil
 }

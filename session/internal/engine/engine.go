@@ -1,0 +1,151 @@
+// Package engine follows tmux panes: the waits for text and for quiet,
+// the hold for a first prompt, run_command and the follower of its
+// commands, the shell's command marks, key presses, capture_since and the
+// reads of tmux's grid.
+//
+// An [Engine] reaches tmux only through its [Host]: a line of commands
+// and its replies, a pane's stream and its watch, a target resolved, the
+// release's facts, the pane's foreground program and the input noted as
+// sent. Package session's Server is the host it has in the program, and
+// embeds it, so the engine's exported methods are the Server's; its tests
+// drive the waits with a fake host and a stream fed by hand, with no tmux
+// (engine_fake_test.go).
+//
+// The words the engine and package session share (a [PaneRef], the
+// [SendKeysArgs] of a key press, a [Foreground], the owner a context
+// carries) are defined here, and session re-declares them.
+//
+// # Where things live
+//
+//   - follow.go: paneFollow, the one follower of a pane's output that
+//     every wait and read below stands on, its answers to the pane's end
+//     and to the end of the client that delivered its output, and until,
+//     the one loop of every wait (timeout, the caller's end, a step's
+//     error).
+//   - wait.go: what every wait shares (its arguments, results, entry look
+//     and matching) and the wait for quiet; wait_text.go: the wait for
+//     text; first_prompt.go: the hold for a shell's first prompt.
+//   - grid.go: places in tmux's grid read with input, and the rows a wait
+//     reads from there; capture_since.go, capture_grid.go:
+//     capture_since's cursors and its read of tmux's grid from a cursor's
+//     row.
+//   - press_keys.go: a key list pressed one key at a time, as a person
+//     presses them.
+//   - run_command.go: running a command in a pane's shell, whose line and
+//     markers are internal/shellrun's; run_follow.go: following it to its
+//     end, past the call's timeout, under an id; run_drawn.go: its output
+//     read from the rows it was drawn on; marks.go: the shell's command
+//     marks (OSC 133) tmux 3.8 records.
+//
+// # Concurrency
+//
+// An Engine is safe for concurrent use. Its commands (run_follow.go's
+// commandSet) and its prompt memory have locks of their own, taken alone.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
+
+// An Engine follows panes (see the package doc). It reaches tmux only
+// through its Host, so its waits can be driven by a fake host and a
+// stream fed by hand.
+type Engine struct {
+	host    Host
+	log     *slog.Logger // nil: no log
+	cmds    commandSet   // the commands RunCommand typed, followed to their end
+	prompts promptMemory // the prompt each pane's shell drew after a command
+
+	// gridLooks counts the reads of a pane's grid waits make (readRows),
+	// for the benchmarks: how many a flood costs.
+	gridLooks atomic.Int64
+}
+
+// New returns an Engine that reaches tmux through host and logs to log
+// (nil: no log).
+func New(host Host, log *slog.Logger) *Engine {
+	return &Engine{host: host, log: log}
+}
+
+// Close ends the commands RunCommand follows; the next ones fail.
+func (e *Engine) Close() { e.cmds.close() }
+
+// GridLooks returns how many reads of a pane's grid e's waits have made,
+// for the benchmarks: how many a flood costs. (A function: an Engine's
+// exported methods are package session's Server's.)
+func GridLooks(e *Engine) int64 { return e.gridLooks.Load() }
+
+// Host is what the engine needs of tmux: a line of commands and its
+// replies, a pane's stream and its watch, a target resolved, the
+// release's facts, and the pane's foreground program. Package session's
+// Server is one.
+type Host interface {
+	// Exec runs cmds as one line and returns a reply for each.
+	Exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+	// WatchPane returns pane's stream, fed until release is called.
+	WatchPane(ctx context.Context, pane string) (st *panestream.Stream, release func(), err error)
+	// WatchPaneIn is WatchPane for a pane whose session is known.
+	WatchPaneIn(pane, sessionID string) (st *panestream.Stream, release func(), err error)
+	// WatchPaneFed is WatchPane without a round trip, when a client
+	// already delivers the session the model puts pane in, which it
+	// returns for the caller to check; ok is false otherwise.
+	WatchPaneFed(pane string) (st *panestream.Stream, release func(), sessionID string, ok bool)
+	// ResolvePane returns the id of the pane ref names.
+	ResolvePane(ctx context.Context, ref PaneRef) (string, error)
+	// Release returns the facts of the tmux release connected to, and
+	// ConnectedRelease those of the one it connects to if it is not.
+	Release() Release
+	ConnectedRelease(ctx context.Context) (Release, error)
+	// PaneForeground reads what pane's foreground program does, and
+	// Foreground what the one on tty, under the shell pid, does.
+	PaneForeground(ctx context.Context, pane string) Foreground
+	Foreground(ctx context.Context, pid, tty string) Foreground
+	// Socket names the server, for the answer of one that is gone, and
+	// Generation its current life, which capture_since's cursors carry.
+	Socket() fmt.Stringer
+	Generation() string
+	// SyncStream returns once st holds all the pane printed before it
+	// was called.
+	SyncStream(ctx context.Context, st *panestream.Stream) error
+
+	// The input sent to panes: whether a pane's output was followed, its
+	// width as last read, and noting a line typed into pane whose stream
+	// ended at ends[pane] before it.
+	Fed(pane string) bool
+	PaneWidth(pane string) int
+	NoteInput(ends map[string]int64, pane, text string, enter bool, mark panestream.GridMark, label string)
+	// SendKeys sends keys as the send_keys tool does.
+	SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error)
+	// TypeLine returns the commands that type line into pane and press
+	// Enter, guarded against the pane's copy mode, and what tells a
+	// refusal of the guard (again: the pane left its mode) from another
+	// error of the line.
+	TypeLine(ctx context.Context, pane, line string) (cmds []controlmode.Command, refused func(ctx context.Context, err error) (again bool, _ error), err error)
+}
+
+// Release is what the engine asks of the tmux release connected to
+// (package session's release facts answer it).
+type Release interface {
+	// KnowsLastOutput reports whether tmux keeps when a pane last printed
+	// (pane_last_output_time).
+	KnowsLastOutput() bool
+	// RecordsCommandMarks reports whether tmux records the OSC 133 marks a
+	// shell prints.
+	RecordsCommandMarks() bool
+	// ExpandsCaptureRange reports whether capture-pane expands a format in
+	// its -S and -E.
+	ExpandsCaptureRange() bool
+}
+
+// lookTimeout bounds a look the engine makes past its caller's context
+// (at a command's end, after the caller gave up): as long as package
+// session gives one attempt to start its control client, which the look
+// may need.
+const lookTimeout = 10 * time.Second
