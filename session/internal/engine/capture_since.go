@@ -37,7 +37,7 @@ var cursorIssuer = func() string {
 	return hex.EncodeToString(b)
 }()
 
-// SinceArgs are the arguments of [Server.CaptureSince].
+// SinceArgs are the arguments of [Engine.CaptureSince].
 type SinceArgs struct {
 	Pane     PaneRef
 	Cursor   string // from the previous call; empty to start
@@ -50,7 +50,7 @@ type SinceArgs struct {
 	Oldest bool
 }
 
-// SinceResult is what [Server.CaptureSince] returns.
+// SinceResult is what [Engine.CaptureSince] returns.
 type SinceResult struct {
 	PaneID string
 	Cursor string
@@ -307,7 +307,7 @@ func (e *Engine) sinceCursor(ctx context.Context, pane string, next int64) strin
 
 // cursorAt is the capture_since cursor of offset next in pane's stream and
 // of grid mark m, which the next call reads the rows from; without a mark,
-// a [Server.sinceCursor].
+// a [Engine.sinceCursor].
 func (e *Engine) cursorAt(ctx context.Context, pane string, next int64, m gridAt) string {
 	if !m.known {
 		return e.sinceCursor(ctx, pane, next)

@@ -134,7 +134,7 @@ func (e *Engine) starting(ctx context.Context, pane string) (bool, startLook, er
 	return l.cursorY == 0, l, nil
 }
 
-// Held is what [Server.HoldForFirstPrompt] found.
+// Held is what [Engine.HoldForFirstPrompt] found.
 type Held struct {
 	PaneID string
 	// For is how long text was held for the shell's first prompt; 0 when

@@ -100,10 +100,10 @@ var marksHooks = []string{"pane-shell-prompt", "pane-command-started", "pane-com
 // MarksMessage starts the %message a hook of WatchMarks sends our client.
 const MarksMessage = "tmux-mcp-marks "
 
-// WatchMarks has tmux tell this Server of every OSC 133 mark pane's shell
+// WatchMarks has tmux tell the host of every OSC 133 mark pane's shell
 // prints from now on (pane is a pane id): a prompt, a command's start or
-// its end, each as a [Change] whose Marks is pane, to [Server.Subscribe]rs,
-// at once. [Server.CommandMarks] reads what tmux recorded. On a release
+// its end, each as a %message that package session's Server gives its
+// subscribers as a Change whose Marks is pane, at once. [Engine.CommandMarks] reads what tmux recorded. On a release
 // that records no marks it does nothing.
 //
 // Hooks tell it: the pane's pane-shell-prompt, pane-command-started and

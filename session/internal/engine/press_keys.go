@@ -23,7 +23,7 @@ import (
 // nothing before the next key is pressed: it has finished drawing.
 const keySettle = 30 * time.Millisecond
 
-// Pressed is what became of the keys of [Server.PressKeys].
+// Pressed is what became of the keys of [Engine.PressKeys].
 type Pressed struct {
 	PaneID string
 	Keys   []string // the keys pressed, in order, Enter included
@@ -37,7 +37,7 @@ type Pressed struct {
 // time. After each key it waits for the pane's program to react: its
 // first output, then keySettle without output, all within pace; with no
 // output by pace the key drew no reaction, and the next is pressed. Each
-// key goes as [Server.SendKeys] sends it, mode guard included. A failure
+// key goes as [Host] SendKeys sends it, mode guard included. A failure
 // after some keys were pressed says how many; a pane that exits before
 // its last key was pressed is such a failure, one that exits after it is
 // not.

@@ -18,7 +18,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session/internal/termtext"
 )
 
-// RunArgs are the arguments of [Server.RunCommand].
+// RunArgs are the arguments of [Engine.RunCommand].
 type RunArgs struct {
 	Pane    PaneRef
 	Command string
@@ -33,7 +33,7 @@ type RunArgs struct {
 	// HIST_IGNORE_SPACE) keep the command out of their history.
 	SuppressHistory bool
 	// Background returns as soon as the line is typed, with the command's
-	// id: [Server.WaitForCommand] reads its outcome. For a shell that has
+	// id: [Engine.WaitForCommand] reads its outcome. For a shell that has
 	// not drawn its first prompt it returns at once: the line is typed
 	// once the prompt is drawn (within Timeout), and until then the
 	// outcome says AwaitingPrompt.
@@ -46,9 +46,9 @@ type RunArgs struct {
 	Typed func(id string)
 }
 
-// RunResult is the outcome of [Server.RunCommand].
+// RunResult is the outcome of [Engine.RunCommand].
 type RunResult struct {
-	// CommandID names the command for [Server.WaitForCommand].
+	// CommandID names the command for [Engine.WaitForCommand].
 	CommandID  string
 	PaneID     string
 	ExitStatus int  // valid when HasStatus
@@ -84,7 +84,7 @@ type RunResult struct {
 	Elapsed time.Duration
 }
 
-// CommandWaitArgs are the arguments of [Server.WaitForCommand].
+// CommandWaitArgs are the arguments of [Engine.WaitForCommand].
 type CommandWaitArgs struct {
 	ID      string
 	Timeout time.Duration
@@ -121,7 +121,7 @@ const startGrace = 2 * time.Second
 // a person nor capture-pane sees (see internal/shellrun). Nothing but the command
 // line is typed: no temporary file, no tmux wait-for on the shared channel.
 // The command is followed until it ends, also after the call's timeout:
-// the result's CommandID is for [Server.WaitForCommand].
+// the result's CommandID is for [Engine.WaitForCommand].
 func (e *Engine) RunCommand(ctx context.Context, a RunArgs) (RunResult, error) {
 	if a.Background {
 		if c, ok, err := e.runPending(ctx, a); ok || err != nil {

@@ -23,7 +23,7 @@ import (
 // A runningCommand is a line RunCommand typed into a pane's shell, followed from
 // the moment it is typed until it ends, whatever the call that typed it
 // does: a call's timeout ends the call, not the following, so a later
-// [Server.WaitForCommand] gets the exit status of a build that took an
+// [Engine.WaitForCommand] gets the exit status of a build that took an
 // hour. Its follower is the only writer of its state.
 type runningCommand struct {
 	id     string

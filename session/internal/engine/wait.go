@@ -40,7 +40,7 @@ const (
 	InScreen = "screen" // the screen as drawn (capture-pane)
 )
 
-// WaitArgs are the arguments of [Server.WaitForText].
+// WaitArgs are the arguments of [Engine.WaitForText].
 type WaitArgs struct {
 	Pane     PaneRef  // the pane to wait on; a zero PaneRef is [errs.KindNoTarget]
 	Patterns []string // none: wait for any new output
@@ -123,7 +123,7 @@ func (e *Engine) readEntry(ctx context.Context, pane string) (entryState, error)
 }
 
 // Check reports the argument errors ([errs.KindInvalid]) that
-// [Server.WaitForText] would answer a with, without a call to tmux: a
+// [Engine.WaitForText] would answer a with, without a call to tmux: a
 // caller that looks up a default pane first can check a before it.
 func (a WaitArgs) Check() error {
 	_, _, err := a.compile()
@@ -266,7 +266,7 @@ func (e *Engine) lastOutput(ctx context.Context, pane string) (time.Time, bool) 
 	return time.Unix(sec+1, 0), true
 }
 
-// QuietArgs are the arguments of [Server.WaitQuiet].
+// QuietArgs are the arguments of [Engine.WaitQuiet].
 type QuietArgs struct {
 	Pane PaneRef
 	// Quiet is how long the pane must print nothing; 0 waits for the first
@@ -275,7 +275,7 @@ type QuietArgs struct {
 	Timeout time.Duration
 	// Reading makes a quiet pane count only once its foreground program is
 	// blocked reading the terminal, or the kernel cannot tell (see
-	// [Server.Foreground]); it needs Quiet. It is looked at each time the
+	// [Host] Foreground); it needs Quiet. It is looked at each time the
 	// pane has been quiet for Quiet: one that is not reading then waits
 	// for the next output and quiet.
 	Reading bool
@@ -283,7 +283,7 @@ type QuietArgs struct {
 	Progress func(elapsed time.Duration)
 }
 
-// QuietResult is the outcome of [Server.WaitQuiet].
+// QuietResult is the outcome of [Engine.WaitQuiet].
 type QuietResult struct {
 	PaneID   string
 	Changed  bool // the pane printed since this process's last input to it, or during the wait
