@@ -38,8 +38,8 @@ import (
 //   - 3.8 records the OSC 133 marks a shell prints (input.c
 //     input_osc_133): whether a command runs, the exit status its D mark
 //     carried, when it started and ended, when the prompt was last drawn
-//     (marks.go). 3.4 to 3.7 keep only A and C as line flags; 3.2 and 3.3
-//     drop the sequence.
+//     (internal/engine/marks.go). 3.4 to 3.7 keep only A and C as line
+//     flags; 3.2 and 3.3 drop the sequence.
 //   - In 3.2, new-session -x/-y do not size the window while window-size is
 //     "latest": the window takes the size of the client that ran the
 //     command, less its status line.
