@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +68,48 @@ func paneSession(t *testing.T, s *Server, pane string) string {
 		t.Fatal(err)
 	}
 	return p.SessionID
+}
+
+// TestWaitForTextPaneMoved moves a pane between the main client's session
+// and another, and back, and waits for a line it prints after each move:
+// the wait follows the pane where tmux has it now, whether the model has
+// seen the move yet (caught up) or not (at once).
+func TestWaitForTextPaneMoved(t *testing.T) {
+	for _, when := range []string{"at once", "caught up"} {
+		t.Run(when, func(t *testing.T) {
+			fx, s := newTestServer(t)
+			ctx := testCtx(t)
+			fx.NewSession(t, "a")
+			fx.NewSession(t, "b")
+			if _, err := s.Sessions(ctx); err != nil {
+				t.Fatal(err)
+			}
+			here, there := "a", "b"
+			if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
+				here, there = "b", "a"
+			}
+			fx.Tmux(t, "new-window", "-d", "-t", here+":9")
+			pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
+			waitPrompt(t, s, pane)
+			for i, to := range []string{there, here, there, here} {
+				fx.Tmux(t, "move-window", "-s", pane, "-t", to+":9")
+				if when == "caught up" {
+					id := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", to, "#{session_id}"))
+					waitFor(t, "the model to see the move", func() bool {
+						_, _ = s.Panes(ctx, PaneScope{})
+						p, ok := s.model.paneByID(pane)
+						return ok && p.SessionID == id
+					})
+				}
+				sent := typeLine(fx, pane, fmt.Sprintf("printf 'MO%%sED-%d\\n' V", i), 0)
+				r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{fmt.Sprintf("MOVED-%d", i)}, Timeout: 20 * time.Second})
+				if err := <-sent; err != nil {
+					t.Fatal(err)
+				}
+				if err != nil || r.Outcome != OutcomeMatched {
+					t.Fatalf("after move %d, to session %s: got %+v, %v", i, to, r, err)
+				}
+			}
+		})
+	}
 }

@@ -67,14 +67,17 @@ func (s *Server) watchPane(ctx context.Context, pane string) (*panestream.Stream
 }
 
 // watchPaneIn is watchPane for a caller that has read the pane's session
-// already, in a round trip it needed anyway.
+// already, in a round trip it needed anyway. The client attached to that
+// session becomes the stream's source, also when another one was: the
+// pane has moved out of that one's session, which no longer gets its
+// output.
 func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func(), error) {
 	st := s.streams.Get(pane)
 	src, release, err := s.link.feed(sessionID)
 	if err != nil {
 		return nil, nil, err
 	}
-	st.Adopt(src)
+	st.Follow(src)
 	return st, release, nil
 }
 
@@ -94,7 +97,13 @@ func (s *Server) watchPaneFed(pane string) (st *panestream.Stream, release func(
 		return nil, nil, "", false
 	}
 	st = s.streams.Get(pane)
-	st.Adopt(src)
+	if st.Adopt(src); st.Source() != src {
+		// Another client delivers the pane: it was in that client's
+		// session, and the model may be ahead of the stream or behind
+		// tmux. watchPaneIn settles it once tmux has said where it is.
+		release()
+		return nil, nil, "", false
+	}
 	return st, release, p.SessionID, true
 }
 

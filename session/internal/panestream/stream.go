@@ -123,6 +123,20 @@ func (p *Stream) Adopt(src uint64) {
 	}
 }
 
+// Follow makes src the pane's source: the client attached to the session
+// tmux has the pane in now. If another client was its source, the pane has
+// moved out of that client's session, and what it printed since the move
+// reached only src, which the stream did not take: the change is marked
+// as the end of the old source (see SourceEnded).
+func (p *Stream) Follow(src uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.source != 0 && p.source != src {
+		p.endSource()
+	}
+	p.source = src
+}
+
 // Source returns the client whose output the stream takes, 0 if none.
 func (p *Stream) Source() uint64 {
 	p.mu.Lock()
@@ -138,6 +152,12 @@ func (p *Stream) SourceEnded(src uint64) {
 	if p.source != src {
 		return
 	}
+	p.endSource()
+}
+
+// endSource marks where the source stopped delivering, and forgets it.
+// p.mu is held.
+func (p *Stream) endSource() {
 	p.source = 0
 	p.connLost, p.connLostAt = true, p.end()
 	p.lost, p.lostAt, p.snapshot = true, p.end(), nil

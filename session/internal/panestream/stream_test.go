@@ -141,6 +141,29 @@ func TestAdopt(t *testing.T) {
 	}
 }
 
+// TestFollow: a pane that moved to another client's session takes that
+// client's output from then on, after a marker readers see as the end of
+// the old source; the same source again changes nothing.
+func TestFollow(t *testing.T) {
+	p := New()
+	p.Follow(1)
+	p.Append(1, []byte("one"))
+	p.Follow(1)
+	if r := p.Read(0); string(r.Data) != "one" || r.ConnLost || p.Source() != 1 {
+		t.Fatalf("the same source: got %+v from source %d, want %q, no marker, from 1", r, p.Source(), "one")
+	}
+	off, ch := p.Position()
+	p.Follow(2)
+	p.Append(1, []byte("echo"))
+	p.Append(2, []byte("two"))
+	if !fired(ch) {
+		t.Fatal("the change of source signalled nothing")
+	}
+	if r := p.Read(off); string(r.Data) != "\x00two" || !r.ConnLost || p.Source() != 2 {
+		t.Fatalf("another source: got %+v from source %d, want the marker then %q, connection lost, from 2", r, p.Source(), "two")
+	}
+}
+
 func TestPauseThenResumed(t *testing.T) {
 	p := New()
 	p.Append(1, []byte("before"))
