@@ -67,8 +67,9 @@
 //     fake host and no tmux.
 //   - wait_state.go: the wait for agent states, agent_state.go and
 //     agent_record.go: what an agent CLI in a pane is doing;
-//     pane_exit.go: the wait for a pane's program to exit; record.go:
-//     recordings of panes; channel.go: wait-for channels.
+//     pane_exit.go: the wait for a pane's program to exit; recording.go:
+//     the recordings of panes, internal/recording, which a Server embeds
+//     and hosts as it does the engine; channel.go: wait-for channels.
 //   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a
 //     pane's foreground program is blocked reading its terminal, from
 //     /proc, ps, or ps over the ssh connection.

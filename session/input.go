@@ -8,6 +8,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/recording"
 )
 
 // What a wait needs to know of the input this process sends to panes: where
@@ -107,7 +108,7 @@ func (s *Server) noteInputAs(pre inputStart, pane, text string, enter bool, mark
 		col = -1
 	}
 	s.streams.Get(pane).NoteInput(pre.ends[pane], col, s.fed(pane), text, enter, mark)
-	s.recs.input(pane, pre.ends[pane], text, enter, label)
+	recording.NoteInput(s.Recordings, pane, pre.ends[pane], text, enter, label)
 }
 
 // fed reports whether a client of ours is delivering pane's output: the

@@ -8,6 +8,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/recording"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -26,7 +27,6 @@ type Server struct {
 	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
-	recs      recordings     // the recordings of panes (record.go)
 	agents    agentMemory    // the agent CLI found in each pane
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
@@ -42,6 +42,10 @@ type Server struct {
 	// grid reads. It reaches tmux only through this Server, as its host
 	// (engineHost).
 	*engine.Engine
+
+	// The recordings of panes (internal/recording), which reach tmux
+	// only through this Server, as their host (recordingHost).
+	*recording.Recordings
 }
 
 func newServer(opts *Options, sock Socket) *Server {
@@ -53,6 +57,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
 	s.Engine = engine.New(engineHost{s}, opts.Logger)
+	s.Recordings = recording.New(recordingHost{engineHost{s}}, opts.Logger)
 	s.shots = &oneShots{opts: opts, sock: sock, gate: s.gate}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{
 		ready:       s.readyClient,

@@ -1,4 +1,4 @@
-package session
+package recording
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,12 +21,58 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/cast"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
-// Recording a pane: an asciicast v3 file of what it printed, taken from
-// the output stream its waits follow (a recording is one more reader of
-// it; nothing polls), with markers where this process sent it input and
-// resizes where its size changed.
+// Recordings are the recordings of one package session Server's panes,
+// which it embeds, so their exported methods are the Server's. They reach
+// tmux and the pane's output only through their Host.
+type Recordings struct {
+	host Host
+	log  *slog.Logger
+	set  recordings
+}
+
+// New returns the Recordings of the Server that host is, logging to log.
+func New(host Host, log *slog.Logger) *Recordings {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Recordings{host: host, log: log}
+}
+
+// NoteInput notes input this process sent to pane at stream offset off,
+// for every active recording of that pane (a function: the exported
+// methods of Recordings are the Server's).
+func NoteInput(p *Recordings, pane string, off int64, text string, enter bool, label string) {
+	p.set.input(pane, off, text, enter, label)
+}
+
+// Host is what a recording needs of package session's Server.
+type Host interface {
+	// Exec runs cmds as one line and returns a reply for each.
+	Exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+	// PaneTarget is the tmux target of the pane ref names, and PaneID
+	// the id of the pane target names, read from tmux.
+	PaneTarget(ref engine.PaneRef) (string, error)
+	PaneID(ctx context.Context, target string) (string, error)
+	// FollowPaneIn follows pane's output (in session sessionID) from its
+	// current end; SyncStream returns once st holds all the pane printed
+	// before it was called; StreamEnd is where pane's stream ends now.
+	FollowPaneIn(pane, sessionID string) (engine.Follow, error)
+	SyncStream(ctx context.Context, st *panestream.Stream) error
+	StreamEnd(pane string) int64
+	// Subscribe calls f for every change tmux tells the Server of (a
+	// change of structure, or output of pane) until cancel is called; f
+	// runs on a client's reader goroutine and must not block.
+	Subscribe(f func(structure bool, pane string)) (cancel func())
+	// Spawn runs fn on a goroutine the Server's Close waits for, and
+	// reports false if the Server is closed; Stopped is closed when the
+	// Server closes.
+	Spawn(fn func()) bool
+	Stopped() <-chan struct{}
+}
 
 // The bounds of recordings.
 const (
@@ -61,7 +108,7 @@ type RecordArgs struct {
 	MaxDuration time.Duration
 }
 
-// A Recording is what [Server.RecordingStatus] and the calls that start
+// A Recording is what [Recordings.RecordingStatus] and the calls that start
 // and stop one say about it.
 type Recording struct {
 	Pane        string
@@ -120,7 +167,7 @@ type recInput struct {
 	typed string
 }
 
-// recordings are the recordings of one Server.
+// recordings are the recordings of one Server, the set of them.
 type recordings struct {
 	mu   sync.Mutex
 	list []*recorder // active first come first; ended ones are kept up to keptRecordings
@@ -231,11 +278,11 @@ func (rs *recordings) add(r *recorder) error {
 		}
 		n++
 		if o.owner == r.owner && o.pane == r.pane {
-			return errorf(KindRefused, "pane %s is being recorded already, into %s: stop that recording first", r.pane, o.path)
+			return errs.Errorf(errs.KindRefused, "pane %s is being recorded already, into %s: stop that recording first", r.pane, o.path)
 		}
 	}
 	if n >= MaxRecordings {
-		return errorf(KindRefused, "%d recordings run already, the most at once: stop one first", n)
+		return errs.Errorf(errs.KindRefused, "%d recordings run already, the most at once: stop one first", n)
 	}
 	rs.list = append(rs.list, r)
 	// Forget the oldest ended recordings past keptRecordings.
@@ -266,35 +313,35 @@ func (rs *recordings) remove(r *recorder) {
 // StartRecording starts recording the pane ref names into a new asciicast
 // v3 file in a.Dir: its size and screen now, then every output with its
 // time, markers where this process sends it input, and resizes. It ends
-// on [Server.StopRecording], at its bounds, or when the pane exits.
-// A recording belongs to the caller's owner identity ([WithOwner]): only
+// on [Recordings.StopRecording], at its bounds, or when the pane exits.
+// A recording belongs to the caller's owner identity (package session's WithOwner): only
 // it sees and stops it.
-func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) (Recording, error) {
-	t, err := paneTarget(ref)
+func (p *Recordings) StartRecording(ctx context.Context, ref engine.PaneRef, a RecordArgs) (Recording, error) {
+	t, err := p.host.PaneTarget(ref)
 	if err != nil {
 		return Recording{}, err
 	}
 	if a.MaxBytes < 1 || a.MaxBytes > RecordBytesCeiling {
-		return Recording{}, errorf(KindInvalid, "a recording's size bound of %d bytes is out of range: 1 to %d", a.MaxBytes, RecordBytesCeiling)
+		return Recording{}, errs.Errorf(errs.KindInvalid, "a recording's size bound of %d bytes is out of range: 1 to %d", a.MaxBytes, RecordBytesCeiling)
 	}
 	if a.MaxDuration <= 0 || a.MaxDuration > RecordDurationCeiling {
-		return Recording{}, errorf(KindInvalid, "a recording's time bound of %g s is out of range: above 0, up to %g", a.MaxDuration.Seconds(), RecordDurationCeiling.Seconds())
+		return Recording{}, errs.Errorf(errs.KindInvalid, "a recording's time bound of %g s is out of range: above 0, up to %g", a.MaxDuration.Seconds(), RecordDurationCeiling.Seconds())
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id} #{session_id}"))
+	rs, err := p.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", t, "#{pane_id} #{session_id}"))
 	if err != nil {
 		return Recording{}, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
-	if len(f) != 2 || !isPaneID(f[0]) {
-		return Recording{}, errorf(KindNotFound, "can't find pane: %s", t)
+	if len(f) != 2 || !engine.IsPaneID(f[0]) {
+		return Recording{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", t)
 	}
 	pane := f[0]
 	rctx, cancel := context.WithTimeout(context.Background(), a.MaxDuration)
-	r := &recorder{owner: OwnerOf(ctx), pane: pane, maxBytes: a.MaxBytes, maxDur: a.MaxDuration,
+	r := &recorder{owner: engine.OwnerOf(ctx), pane: pane, maxBytes: a.MaxBytes, maxDur: a.MaxDuration,
 		cancel: cancel, done: make(chan struct{}), poke: make(chan time.Time, 1)}
 	r.timer = time.AfterFunc(time.Hour, r.wake)
 	r.timer.Stop()
-	if err := s.recs.add(r); err != nil {
+	if err := p.set.add(r); err != nil {
 		cancel()
 		return Recording{}, err
 	}
@@ -302,10 +349,10 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 	defer func() {
 		if !started {
 			cancel()
-			s.recs.remove(r)
+			p.set.remove(r)
 		}
 	}()
-	follow, err := engine.FollowPaneIn(s.Engine, pane, f[1])
+	follow, err := p.host.FollowPaneIn(pane, f[1])
 	if err != nil {
 		return Recording{}, err
 	}
@@ -317,10 +364,10 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 	// The screen as it is, so that playback starts from it; the stream is
 	// read from this reply on: tmux sends the main client a pane's output
 	// before a reply to a command that came after it.
-	if err := s.syncStream(ctx, follow.Stream()); err != nil {
+	if err := p.host.SyncStream(ctx, follow.Stream()); err != nil {
 		return Recording{}, err
 	}
-	rs, err = s.exec(ctx,
+	rs, err = p.host.Exec(ctx,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_width} #{pane_height} #{cursor_x} #{cursor_y} #{cursor_flag}"),
 		controlmode.NewCommand("capture-pane", "-p", "-e", "-t", pane))
 	if err != nil {
@@ -329,7 +376,7 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 	follow.Skip()
 	var geo [5]int
 	if n, _ := fmt.Sscan(strings.Join(rs[0].Lines, ""), &geo[0], &geo[1], &geo[2], &geo[3], &geo[4]); n != 5 {
-		return Recording{}, errorf(KindNotFound, "can't find pane: %s", pane)
+		return Recording{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	file, path, err := createRecordFile(a.Dir, pane)
 	if err != nil {
@@ -345,14 +392,14 @@ func (s *Server) StartRecording(ctx context.Context, ref PaneRef, a RecordArgs) 
 		_ = file.Close()
 		_ = os.Remove(path)
 		if errors.Is(err, cast.ErrFull) {
-			return Recording{}, errorf(KindInvalid, "a size bound of %d bytes does not hold the pane's screen (%v)", a.MaxBytes, err)
+			return Recording{}, errs.Errorf(errs.KindInvalid, "a size bound of %d bytes does not hold the pane's screen (%v)", a.MaxBytes, err)
 		}
-		return Recording{}, errorf(KindRefused, "writing %s: %v", path, err)
+		return Recording{}, errs.Errorf(errs.KindRefused, "writing %s: %v", path, err)
 	}
 	r.bytes, r.events = w.Size(), w.Events()
-	if !s.link.spawn(func() { s.runRecorder(rctx, r, follow, w, file, [2]int{geo[0], geo[1]}) }) {
+	if !p.host.Spawn(func() { p.runRecorder(rctx, r, follow, w, file, [2]int{geo[0], geo[1]}) }) {
 		_ = file.Close()
-		return Recording{}, errLinkClosed()
+		return Recording{}, errs.Closed()
 	}
 	started = true
 	return r.info(), nil
@@ -383,22 +430,22 @@ func screenBytes(lines []string, cx, cy int, cursorOn bool) []byte {
 // directory owned by this user and closed to others.
 func createRecordFile(dir, pane string) (*os.File, string, error) {
 	if !filepath.IsAbs(dir) {
-		return nil, "", errorf(KindInvalid, "the recordings directory %q is not an absolute path", dir)
+		return nil, "", errs.Errorf(errs.KindInvalid, "the recordings directory %q is not an absolute path", dir)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, "", errorf(KindRefused, "making the recordings directory: %v", err)
+		return nil, "", errs.Errorf(errs.KindRefused, "making the recordings directory: %v", err)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return nil, "", errorf(KindRefused, "the recordings directory: %v", err)
+		return nil, "", errs.Errorf(errs.KindRefused, "the recordings directory: %v", err)
 	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, "", errorf(KindRefused, "the recordings directory %s is a symbolic link; recordings go only into a real directory", dir)
+		return nil, "", errs.Errorf(errs.KindRefused, "the recordings directory %s is a symbolic link; recordings go only into a real directory", dir)
 	case !fi.IsDir():
-		return nil, "", errorf(KindRefused, "the recordings directory %s is not a directory", dir)
+		return nil, "", errs.Errorf(errs.KindRefused, "the recordings directory %s is not a directory", dir)
 	case fi.Mode().Perm()&0o077 != 0:
-		return nil, "", errorf(KindRefused, "the recordings directory %s is open to other users (mode %o); chmod 700 it", dir, fi.Mode().Perm())
+		return nil, "", errs.Errorf(errs.KindRefused, "the recordings directory %s is open to other users (mode %o); chmod 700 it", dir, fi.Mode().Perm())
 	}
 	rnd := make([]byte, 4)
 	_, _ = rand.Read(rnd)
@@ -406,7 +453,7 @@ func createRecordFile(dir, pane string) (*os.File, string, error) {
 	path := filepath.Join(dir, name)
 	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, "", errorf(KindRefused, "making %s: %v", path, err)
+		return nil, "", errs.Errorf(errs.KindRefused, "making %s: %v", path, err)
 	}
 	// The file just made is this process's user's: the directory must be
 	// too (the package reads no identity of its own; see noenv_test.go).
@@ -416,7 +463,7 @@ func createRecordFile(dir, pane string) (*os.File, string, error) {
 		if dok && fok && d.Uid != f.Uid {
 			_ = file.Close()
 			_ = os.Remove(path)
-			return nil, "", errorf(KindRefused, "the recordings directory %s belongs to another user", dir)
+			return nil, "", errs.Errorf(errs.KindRefused, "the recordings directory %s belongs to another user", dir)
 		}
 	}
 	return file, path, nil
@@ -424,8 +471,8 @@ func createRecordFile(dir, pane string) (*os.File, string, error) {
 
 // StopRecording stops the caller's recording of the pane ref names and
 // says what it holds. Stopping one that ended already says how it ended.
-func (s *Server) StopRecording(ctx context.Context, ref PaneRef) (Recording, error) {
-	r, err := s.recordingOf(ctx, ref)
+func (p *Recordings) StopRecording(ctx context.Context, ref engine.PaneRef) (Recording, error) {
+	r, err := p.recordingOf(ctx, ref)
 	if err != nil {
 		return Recording{}, err
 	}
@@ -438,15 +485,15 @@ func (s *Server) StopRecording(ctx context.Context, ref PaneRef) (Recording, err
 	select {
 	case <-r.done:
 	case <-ctx.Done():
-		return Recording{}, fromExec(ctx.Err())
+		return Recording{}, errs.FromExec(ctx.Err())
 	}
 	return r.info(), nil
 }
 
 // RecordingStatus says what the caller's newest recording of the pane ref
 // names holds so far, or how it ended.
-func (s *Server) RecordingStatus(ctx context.Context, ref PaneRef) (Recording, error) {
-	r, err := s.recordingOf(ctx, ref)
+func (p *Recordings) RecordingStatus(ctx context.Context, ref engine.PaneRef) (Recording, error) {
+	r, err := p.recordingOf(ctx, ref)
 	if err != nil {
 		return Recording{}, err
 	}
@@ -454,24 +501,20 @@ func (s *Server) RecordingStatus(ctx context.Context, ref PaneRef) (Recording, e
 }
 
 // recordingOf returns the caller's newest recording of the pane ref names.
-func (s *Server) recordingOf(ctx context.Context, ref PaneRef) (*recorder, error) {
-	t, err := paneTarget(ref)
+func (p *Recordings) recordingOf(ctx context.Context, ref engine.PaneRef) (*recorder, error) {
+	t, err := p.host.PaneTarget(ref)
 	if err != nil {
 		return nil, err
 	}
 	pane := t
-	if !isPaneID(t) {
-		rs, err := s.exec(ctx, paneIDCommand(t))
-		if err != nil {
-			return nil, err
-		}
-		if pane, err = paneIDOf(rs[0], t); err != nil {
+	if !engine.IsPaneID(t) {
+		if pane, err = p.host.PaneID(ctx, t); err != nil {
 			return nil, err
 		}
 	}
-	r := s.recs.find(OwnerOf(ctx), pane)
+	r := p.set.find(engine.OwnerOf(ctx), pane)
 	if r == nil {
-		return nil, errorf(KindNotFound, "no recording of pane %s: none was started by this client, or it was forgotten (the newest %d ended ones are kept)", pane, keptRecordings)
+		return nil, errs.Errorf(errs.KindNotFound, "no recording of pane %s: none was started by this client, or it was forgotten (the newest %d ended ones are kept)", pane, keptRecordings)
 	}
 	return r, nil
 }
@@ -529,16 +572,15 @@ func (r *recorder) armLocked(d time.Duration) {
 // (at most every recordHoldBack while output flows), when input is sent or
 // the structure changes, and every recordHeartbeat: never on each output.
 // Each output keeps the time it arrived (noteOutput).
-func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, w *cast.Writer, file interface {
+func (p *Recordings) runRecorder(ctx context.Context, r *recorder, f engine.Follow, w *cast.Writer, file interface {
 	Write([]byte) (int, error)
 	Close() error
 }, size [2]int) {
-	unsubscribe := s.Subscribe(func(c Change) {
+	unsubscribe := p.host.Subscribe(func(structure bool, pane string) {
 		switch {
-		case c.Pane == r.pane:
-			end, _ := s.streams.Get(r.pane).Position()
-			r.noteOutput(end)
-		case c.Structure:
+		case pane == r.pane:
+			r.noteOutput(p.host.StreamEnd(r.pane))
+		case structure:
 			r.structure()
 		}
 	})
@@ -604,7 +646,7 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, 
 		select {
 		case <-r.poke:
 		case <-heartbeat.C:
-		case <-s.link.stopped():
+		case <-p.host.Stopped():
 			r.cancel()
 		case <-ctx.Done():
 		}
@@ -647,7 +689,7 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, 
 		if rerr != nil {
 			commit(now, true)
 			why = EndConnLost
-			if IsNotFound(rerr) {
+			if errs.IsNotFound(rerr) {
 				why = EndPaneGone
 			}
 			break
@@ -667,9 +709,9 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, 
 			break
 		}
 		if resize {
-			c, rws, err := s.paneSize(ctx, r.pane)
+			c, rws, err := p.paneSize(ctx, r.pane)
 			switch {
-			case IsNotFound(err):
+			case errs.IsNotFound(err):
 				commit(now, true)
 				why = EndPaneGone
 			case err == nil && (c != size[0] || rws != size[1]):
@@ -692,7 +734,7 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, 
 		werr = cerr
 	}
 	if werr != nil && why != EndWriteFail {
-		s.opts.Logger.Debug("closing a recording failed", "path", r.path, "err", werr)
+		p.log.Debug("closing a recording failed", "path", r.path, "err", werr)
 	}
 	r.cancel()
 	r.mu.Lock()
@@ -703,20 +745,20 @@ func (s *Server) runRecorder(ctx context.Context, r *recorder, f engine.Follow, 
 	close(r.done)
 }
 
-// paneSize reads pane's size: an error of KindNotFound if it is gone.
-func (s *Server) paneSize(ctx context.Context, pane string) (cols, rows int, err error) {
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_width} #{pane_height}"))
+// paneSize reads pane's size: an error of errs.KindNotFound if it is gone.
+func (p *Recordings) paneSize(ctx context.Context, pane string) (cols, rows int, err error) {
+	rs, err := p.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_width} #{pane_height}"))
 	if err != nil {
 		return 0, 0, err
 	}
 	f := strings.Fields(strings.Join(rs[0].Lines, ""))
 	if len(f) != 3 || f[0] != pane {
-		return 0, 0, errorf(KindNotFound, "can't find pane: %s", pane)
+		return 0, 0, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	c, err1 := strconv.Atoi(f[1])
 	r, err2 := strconv.Atoi(f[2])
 	if err1 != nil || err2 != nil {
-		return 0, 0, errorf(KindRefused, "tmux printed the size of pane %s as %q", pane, f[1:])
+		return 0, 0, errs.Errorf(errs.KindRefused, "tmux printed the size of pane %s as %q", pane, f[1:])
 	}
 	return c, r, nil
 }
