@@ -78,7 +78,7 @@ var commands = map[string]command{
 	"send-keys":       {},
 	"set-buffer":      {},
 	"set-environment": {},
-	"set-hook":        {}, // a wait's own hooks (pane_exit.go, internal/engine/marks.go)
+	"set-hook":        {}, // a wait's own hooks (internal/engine: pane_exit.go, marks.go)
 	"set-option":      {},
 	"split-window":    {},
 	"swap-pane":       {},

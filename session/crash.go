@@ -26,13 +26,13 @@ import (
 //	| a control client attaching while       | 3.3a       | this project's tests                       | the crash gate (internal/crashgate)            |
 //	| another creates a session              |            |                                            |                                                |
 //	| a pane kept by remain-on-exit dying    | 3.2a       | this project's tests (control_write_pending | wait_for_pane_exit, which holds remain-on-exit |
-//	| while a control client has its output  |            | after the pane's event is freed)           | refuses 3.2 (crashesHoldingDeadPanes)          |
+//	| while a control client has its output  |            | after the pane's event is freed)           | refuses 3.2 (CrashesHoldingDeadPanes)          |
 //	| pending (2 in 10 tries)                |            |                                            |                                                |
 //
-// crashesHoldingDeadPanes reports whether a pane kept dead by
+// CrashesHoldingDeadPanes reports whether a pane kept dead by
 // remain-on-exit can crash the server as it dies, when a control client
 // follows its output: 3.2.
-func (r release) crashesHoldingDeadPanes() bool { return !r.atLeast(3, 3) }
+func (r release) CrashesHoldingDeadPanes() bool { return !r.atLeast(3, 3) }
 
 // crashCommands are the copy-mode commands (send-keys -X) that crash a
 // release older than 3.4.

@@ -58,16 +58,16 @@
 //     probe_remote.go: finding the servers on a host.
 //   - input.go: what input was sent to which pane.
 //   - engine.go: the pane-following engine, internal/engine, which holds
-//     the waits, run_command and its follower, key presses, capture_since
-//     and the grid reads, and reaches tmux only through its narrow Host
+//     the waits (for text, quiet, a first prompt, a pane's exit),
+//     run_command and its follower, key presses, capture_since and the
+//     grid reads, and reaches tmux only through its narrow Host
 //     interface: a Server is its host (engineHost) and embeds it, so the
 //     engine's exported methods are the Server's; the words both speak
 //     (PaneRef, SendKeysArgs, the waits' arguments and results) are the
 //     engine's, re-declared here. Its own tests drive its waits with a
 //     fake host and no tmux.
 //   - wait_state.go: the wait for agent states, agent_state.go and
-//     agent_record.go: what an agent CLI in a pane is doing;
-//     pane_exit.go: the wait for a pane's program to exit; recording.go:
+//     agent_record.go: what an agent CLI in a pane is doing; recording.go:
 //     the recordings of panes, internal/recording, which a Server embeds
 //     and hosts as it does the engine; channel.go: wait-for channels.
 //   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a

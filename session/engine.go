@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"strconv"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
@@ -178,6 +181,44 @@ const (
 	InScreen = engine.InScreen
 )
 
+// PaneExit is the outcome of [Server.WaitPaneExit].
+type PaneExit = engine.PaneExit
+
 // CursorPane returns the pane a capture_since cursor reads, and false when
 // c is not a cursor.
 func CursorPane(c string) (string, bool) { return engine.CursorPane(c) }
+
+func (h engineHost) ExecChange(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	return h.execChange(ctx, cmds...)
+}
+
+func (h engineHost) Subscribe(f func(structure bool, pane string)) (cancel func()) {
+	return h.Server.Subscribe(func(c Change) { f(c.Structure, c.Pane) })
+}
+
+// WaitFor is tmux's wait-for on channel, in a one-shot tmux: it blocks
+// the client that runs it, so it never goes on the shared channel.
+func (h engineHost) WaitFor(ctx context.Context, channel string) error {
+	_, _, err := h.shots.forkTmux(ctx, "wait-for", "--", channel)
+	return err
+}
+
+// WatchPaneProcess watches the exit of a pane's program, pid on tty,
+// when its server runs on this machine and the process there is the
+// pane's (its standard input is the pane's terminal).
+func (h engineHost) WatchPaneProcess(pid, tty string) (<-chan struct{}, func(), bool) {
+	n, err := strconv.Atoi(pid)
+	if h.opts.Host != nil || err != nil || tty == "" {
+		return nil, nil, false
+	}
+	ch, stop, ok := watchExit(n)
+	if !ok {
+		return nil, nil, false
+	}
+	// Gone already, the pidfd says so; else it must be the pane's.
+	if in, err := os.Readlink("/proc/" + pid + "/fd/0"); !errors.Is(err, os.ErrNotExist) && (err != nil || in != tty) {
+		stop()
+		return nil, nil, false
+	}
+	return ch, stop, true
+}

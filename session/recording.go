@@ -41,7 +41,7 @@ const (
 )
 
 // recordingHost is a Server as its recordings' host (recording.Host); it
-// runs lines and syncs streams as the engine's host does.
+// runs lines, syncs streams and subscribes as the engine's host does.
 type recordingHost struct{ engineHost }
 
 var _ recording.Host = recordingHost{}
@@ -63,10 +63,6 @@ func (h recordingHost) FollowPaneIn(pane, sessionID string) (engine.Follow, erro
 func (h recordingHost) StreamEnd(pane string) int64 {
 	end, _ := h.streams.Get(pane).Position()
 	return end
-}
-
-func (h recordingHost) Subscribe(f func(structure bool, pane string)) (cancel func()) {
-	return h.Server.Subscribe(func(c Change) { f(c.Structure, c.Pane) })
 }
 
 func (h recordingHost) Spawn(fn func()) bool { return h.link.spawn(fn) }

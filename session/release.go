@@ -184,11 +184,11 @@ func (r release) hasMirroredLayouts() bool { return r.atLeast(3, 5) }
 // with resize-window after.
 func (r release) newSessionIgnoresSize() bool { return !r.atLeast(3, 3) }
 
-// losesDeadStatus reports whether tmux may never learn the exit status of
+// LosesDeadStatus reports whether tmux may never learn the exit status of
 // a remain-on-exit pane's program: 3.3a, now and then, leaves such a pane
 // dead with no status and no time of death, for good. RunCommand then
 // answers that the shell exited, its status unknown.
-func (r release) losesDeadStatus() bool { return r.atLeast(3, 3) && !r.atLeast(3, 4) }
+func (r release) LosesDeadStatus() bool { return r.atLeast(3, 3) && !r.atLeast(3, 4) }
 
 // deletesMissingBuffers reports whether delete-buffer of a buffer that does
 // not exist succeeds, so a missing buffer must be looked for first.
@@ -314,3 +314,6 @@ func undoDollarEscapes(s string) string {
 func startsName(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '{'
 }
+
+// Version is the release as #{version} prints it.
+func (r release) Version() string { return r.version }

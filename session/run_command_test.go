@@ -168,7 +168,7 @@ func TestRunCommandShellExits(t *testing.T) {
 		}
 		// 3.3a now and then never learns the status (see losesDeadStatus):
 		// the answer is then the shell exited, status unknown.
-		if !r.HasStatus && !s.release().losesDeadStatus() {
+		if !r.HasStatus && !s.release().LosesDeadStatus() {
 			t.Fatalf("exit 3 with remain-on-exit on tmux %s: got no status, want 3", s.Version())
 		}
 	})

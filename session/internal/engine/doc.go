@@ -24,7 +24,9 @@
 //     error).
 //   - wait.go: what every wait shares (its arguments, results, entry look
 //     and matching) and the wait for quiet; wait_text.go: the wait for
-//     text; first_prompt.go: the hold for a shell's first prompt.
+//     text; first_prompt.go: the hold for a shell's first prompt;
+//     pane_exit.go: the wait for a pane's program to exit, holding
+//     remain-on-exit for the wait only.
 //   - grid.go: places in tmux's grid read with input, and the rows a wait
 //     reads from there; capture_since.go, capture_grid.go:
 //     capture_since's cursors and its read of tmux's grid from a cursor's

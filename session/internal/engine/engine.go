@@ -85,6 +85,18 @@ type Host interface {
 	// refusal of the guard (again: the pane left its mode) from another
 	// error of the line.
 	TypeLine(ctx context.Context, pane, line string) (cmds []controlmode.Command, refused func(ctx context.Context, err error) (again bool, _ error), err error)
+
+	// For the wait for a pane's exit: ExecChange is Exec for commands
+	// that change the server's structure; Subscribe calls f for every
+	// change tmux tells of (structure, or output of pane) until cancel is
+	// called, on a client's reader goroutine; WaitFor blocks in tmux's
+	// wait-for on channel until it is signalled, the server exits or ctx
+	// ends; WatchPaneProcess watches the exit of a pane's program, pid on
+	// tty, where it can (a server on this machine; ok false otherwise).
+	ExecChange(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+	Subscribe(f func(structure bool, pane string)) (cancel func())
+	WaitFor(ctx context.Context, channel string) error
+	WatchPaneProcess(pid, tty string) (exited <-chan struct{}, stop func(), ok bool)
 }
 
 // Release is what the engine asks of the tmux release connected to
@@ -99,6 +111,13 @@ type Release interface {
 	// ExpandsCaptureRange reports whether capture-pane expands a format in
 	// its -S and -E.
 	ExpandsCaptureRange() bool
+	// CrashesHoldingDeadPanes reports whether tmux can crash when a pane
+	// kept by remain-on-exit dies while a control client follows it, and
+	// LosesDeadStatus whether it now and then loses such a pane's status.
+	CrashesHoldingDeadPanes() bool
+	LosesDeadStatus() bool
+	// Version is the release as #{version} prints it.
+	Version() string
 }
 
 // lookTimeout bounds a look the engine makes past its caller's context

@@ -167,12 +167,34 @@ func (h *fakeHost) TypeLine(context.Context, string, string) ([]controlmode.Comm
 func (h *fakeHost) ConnectedRelease(context.Context) (Release, error) { return h.Release(), nil }
 
 // fakeRelease is the facts of tmux 3.3a: no last output time, no command
-// marks, no format in capture-pane's range.
+// marks, no format in capture-pane's range, a dead pane's status now and
+// then lost.
 type fakeRelease struct{}
 
-func (fakeRelease) KnowsLastOutput() bool     { return false }
-func (fakeRelease) RecordsCommandMarks() bool { return false }
-func (fakeRelease) ExpandsCaptureRange() bool { return false }
+func (fakeRelease) KnowsLastOutput() bool         { return false }
+func (fakeRelease) RecordsCommandMarks() bool     { return false }
+func (fakeRelease) ExpandsCaptureRange() bool     { return false }
+func (fakeRelease) CrashesHoldingDeadPanes() bool { return false }
+func (fakeRelease) LosesDeadStatus() bool         { return true }
+func (fakeRelease) Version() string               { return "3.3a" }
+
+// The wait for a pane's exit is not driven on the fake host.
+
+func (h *fakeHost) ExecChange(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
+	h.t.Error("the waits change nothing")
+	return h.Exec(ctx, cmds...)
+}
+
+func (h *fakeHost) Subscribe(func(bool, string)) func() { return func() {} }
+
+func (h *fakeHost) WaitFor(ctx context.Context, _ string) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (h *fakeHost) WatchPaneProcess(string, string) (<-chan struct{}, func(), bool) {
+	return nil, nil, false
+}
 
 // fakeSocket names the fake's server.
 type fakeSocket struct{}

@@ -52,3 +52,7 @@ func ReadRowsFrom(ctx context.Context, e *Engine, pane string, mark panestream.G
 	rows, _, err := e.readRows(ctx, pane, &g)
 	return rows, err
 }
+
+// Unreported is why exit e of a pane on release rel has neither status
+// nor signal, "" when either is known (see unreported).
+func Unreported(rel Release, e PaneExit) string { return unreported(rel, e) }

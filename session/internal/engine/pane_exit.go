@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 )
 
-// PaneExit is the outcome of [Server.WaitPaneExit].
+// PaneExit is the outcome of [Engine.WaitPaneExit].
 type PaneExit struct {
 	PaneID string
 	// Exited reports that the pane's program ended: with Status when
@@ -95,22 +95,22 @@ func keeps(value string, e PaneExit) bool {
 // pane's own remain-on-exit is put back, in one round trip that also reads
 // the pane: a pane that died while held is answered, and closed if its own
 // setting would not have kept it.
-func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Duration) (PaneExit, error) {
+func (e *Engine) WaitPaneExit(ctx context.Context, pane string, timeout time.Duration) (PaneExit, error) {
 	start := time.Now()
 	res := PaneExit{PaneID: pane}
-	rel, err := s.connectedRelease(ctx)
+	rel, err := e.host.ConnectedRelease(ctx)
 	if err != nil {
 		return res, err
 	}
-	if rel.crashesHoldingDeadPanes() {
-		return res, errorf(KindRefused, "tmux %s can crash, with every session on it, when a pane kept by remain-on-exit dies while a control client follows its output (fixed in 3.3): waiting for pane %s to exit needs 3.3 or later; nothing was changed", rel.version, pane)
+	if rel.CrashesHoldingDeadPanes() {
+		return res, errs.Errorf(errs.KindRefused, "tmux %s can crash, with every session on it, when a pane kept by remain-on-exit dies while a control client follows its output (fixed in 3.3): waiting for pane %s to exit needs 3.3 or later; nothing was changed", rel.Version(), pane)
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b) // never fails
 	tag := hex.EncodeToString(b)
 	channel := "tmux-mcp-exit-" + tag
 	hook := fmt.Sprintf("pane-died[%d]", 100000+int(binary.BigEndian.Uint16(b)))
-	rs, err := s.exec(ctx,
+	rs, err := e.host.Exec(ctx,
 		controlmode.NewCommand("show-options", "-p", "-q", "-v", "-t", pane, "remain-on-exit"),
 		controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}\t#{remain-on-exit}\t#{pane_pid}\t#{pane_tty}"),
 		controlmode.NewCommand("set-option", "-p", "-t", pane, "remain-on-exit", "on"),
@@ -118,56 +118,56 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 		controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
 	if err != nil {
 		if len(rs) > 2 && rs[2].Err == nil {
-			err = afterChange(err)
+			err = errs.AfterChange(err)
 		}
 		return res, err
 	}
 	own := strings.Join(rs[0].Lines, "")
 	f := strings.Split(strings.Join(rs[1].Lines, ""), "\t")
 	if len(f) != 4 || f[0] != pane {
-		return res, errorf(KindNotFound, "can't find pane: %s", pane)
+		return res, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	before := f[1]
 	dead, _ := readDeath(pane, strings.Join(rs[4].Lines, ""), &res)
 	var waitErr error
 	if !dead {
 		var exited <-chan struct{}
-		if rel.losesDeadStatus() {
+		if rel.LosesDeadStatus() {
 			// pane-died never runs for a death whose status tmux loses:
 			// the program's exit is watched here too, where that can be.
-			if ch, stop, ok := s.watchPaneProcess(f[2], f[3]); ok {
+			if ch, stop, ok := e.host.WatchPaneProcess(f[2], f[3]); ok {
 				defer stop()
 				exited = ch
 			}
 		}
-		waitErr = s.awaitDeath(ctx, pane, channel, timeout, exited)
+		waitErr = e.awaitDeath(ctx, pane, channel, timeout, exited)
 	}
 	// Put everything back, whatever ended the wait: the caller's context
 	// may be gone, the round trip must still be made.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookTimeout)
 	defer cancel()
 	restore := controlmode.NewCommand("set-option", "-p", "-t", pane, "remain-on-exit", own)
 	if own == "" {
 		restore = controlmode.NewCommand("set-option", "-p", "-u", "-t", pane, "remain-on-exit")
 	}
-	rs, err = s.exec(rctx,
+	rs, err = e.host.Exec(rctx,
 		controlmode.NewCommand("set-hook", "-p", "-u", "-t", pane, hook),
 		restore,
 		controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
 	res.Elapsed = time.Since(start)
 	switch {
-	case err != nil && IsNotFound(err):
+	case err != nil && errs.IsNotFound(err):
 		res.Closed = !res.Exited
 		res.Unreported = unreported(rel, res)
 		return res, nil
 	case err != nil:
-		var e *Error
-		if errors.As(err, &e) && e.Kind == KindNoServer {
+		var fail *errs.Error
+		if errors.As(err, &fail) && fail.Kind == errs.KindNoServer {
 			res.Closed = !res.Exited
 			res.Unreported = unreported(rel, res)
 			return res, nil
 		}
-		return res, afterChange(err)
+		return res, errs.AfterChange(err)
 	}
 	wasDead := res.Exited
 	dead, gone := readDeath(pane, strings.Join(rs[2].Lines, ""), &res)
@@ -180,7 +180,7 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 		res.TimedOut = true
 	case !wasDead && !keeps(before, res):
 		// It stayed only because we held it: close it as tmux would have.
-		if _, err := s.execChange(rctx, controlmode.NewCommand("kill-pane", "-t", pane)); err == nil || IsNotFound(err) {
+		if _, err := e.host.ExecChange(rctx, controlmode.NewCommand("kill-pane", "-t", pane)); err == nil || errs.IsNotFound(err) {
 			res.Removed = true
 		}
 	}
@@ -190,14 +190,14 @@ func (s *Server) WaitPaneExit(ctx context.Context, pane string, timeout time.Dur
 
 // unreported says why e, an exit, has neither status nor signal; "" when
 // it has one, or is no exit.
-func unreported(rel release, e PaneExit) string {
+func unreported(rel Release, e PaneExit) string {
 	switch {
 	case !e.Exited || e.HasStatus || e.Signaled:
 		return ""
-	case rel.losesDeadStatus():
-		return "tmux " + rel.version + " did not report it: this release now and then never reaps a pane's program that remain-on-exit keeps, and loses its status (fixed in 3.4)"
+	case rel.LosesDeadStatus():
+		return "tmux " + rel.Version() + " did not report it: this release now and then never reaps a pane's program that remain-on-exit keeps, and loses its status (fixed in 3.4)"
 	}
-	return "tmux " + rel.version + " reported the pane dead with neither exit status nor signal"
+	return "tmux " + rel.Version() + " reported the pane dead with neither exit status nor signal"
 }
 
 // awaitDeath returns once the pane-died hook signalled channel, the pane
@@ -205,12 +205,12 @@ func unreported(rel release, e PaneExit) string {
 // the pane's program exited (exited, nil when not watched) and tmux has
 // marked the pane dead. Its error is the wait-for process's, when it
 // failed before any of these.
-func (s *Server) awaitDeath(ctx context.Context, pane, channel string, timeout time.Duration, exited <-chan struct{}) error {
+func (e *Engine) awaitDeath(ctx context.Context, pane, channel string, timeout time.Duration, exited <-chan struct{}) error {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	changed := make(chan struct{}, 1)
-	stop := s.Subscribe(func(c Change) {
-		if c.Structure {
+	stop := e.host.Subscribe(func(structure bool, _ string) {
+		if structure {
 			select {
 			case changed <- struct{}{}:
 			default:
@@ -221,7 +221,7 @@ func (s *Server) awaitDeath(ctx context.Context, pane, channel string, timeout t
 	signalled := make(chan error, 1)
 	go func() {
 		// It also returns when the server exits: the pane is looked at.
-		_, _, err := s.shots.forkTmux(wctx, "wait-for", "--", channel)
+		err := e.host.WaitFor(wctx, channel)
 		signalled <- err
 	}()
 	var settle <-chan time.Time
@@ -233,13 +233,13 @@ func (s *Server) awaitDeath(ctx context.Context, pane, channel string, timeout t
 			// until it has, a few times, after this one event.
 			exited, settle = nil, time.After(0)
 		case <-settle:
-			var e PaneExit
-			rs, err := s.exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
-			dead, gone := readDeath(pane, strings.Join(rs0(rs), ""), &e)
+			var x PaneExit
+			rs, err := e.host.Exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, paneDeathFormat))
+			dead, gone := readDeath(pane, strings.Join(rs0(rs), ""), &x)
 			settles++
 			// Dead with no status: tmux may still reap it (and run the
 			// hook), or never will (release.losesDeadStatus).
-			if err != nil || gone || dead && (e.HasStatus || e.Signaled || settles == 50) {
+			if err != nil || gone || dead && (x.HasStatus || x.Signaled || settles == 50) {
 				cancel()
 				<-signalled
 				return nil
@@ -259,7 +259,7 @@ func (s *Server) awaitDeath(ctx context.Context, pane, channel string, timeout t
 			return nil
 		case <-changed:
 			// A pane killed, its window or session closed: is it still there?
-			rs, err := s.exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}"))
+			rs, err := e.host.Exec(wctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id}"))
 			if err != nil || strings.Join(rs[0].Lines, "") != pane {
 				cancel()
 				<-signalled
@@ -275,24 +275,4 @@ func rs0(rs []controlmode.Reply) []string {
 		return nil
 	}
 	return rs[0].Lines
-}
-
-// watchPaneProcess watches the exit of a pane's program, pid on tty,
-// when its server runs on this machine and the process there is the
-// pane's (its standard input is the pane's terminal).
-func (s *Server) watchPaneProcess(pid, tty string) (<-chan struct{}, func(), bool) {
-	n, err := strconv.Atoi(pid)
-	if s.opts.Host != nil || err != nil || tty == "" {
-		return nil, nil, false
-	}
-	ch, stop, ok := watchExit(n)
-	if !ok {
-		return nil, nil, false
-	}
-	// Gone already, the pidfd says so; else it must be the pane's.
-	if in, err := os.Readlink("/proc/" + pid + "/fd/0"); !errors.Is(err, os.ErrNotExist) && (err != nil || in != tty) {
-		stop()
-		return nil, nil, false
-	}
-	return ch, stop, true
 }
