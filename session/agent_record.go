@@ -52,31 +52,31 @@ exit 0`
 // recordTimeout bounds one read of an agent CLI's record.
 const recordTimeout = 5 * time.Second
 
-// recordAnswer returns the latest answer in the record of the agent CLI
+// RecordAnswer returns the latest answer in the record of the agent CLI
 // agent, the foreground program of the pane whose process is pid, and
-// whether one was found there.
-func (s *Server) recordAnswer(ctx context.Context, agent, pid string) ([]string, bool) {
+// whether one was found there: read on the Server's host, as a one-shot.
+func (h engineHost) RecordAnswer(ctx context.Context, agent, pid string) ([]string, bool) {
 	a, ok := agentstate.AgentNamed(agent)
 	if _, err := strconv.Atoi(pid); err != nil || !ok || a.Transcript != "claude" {
 		return nil, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, recordTimeout)
 	defer cancel()
-	argv, err := s.host().command(ctx, "sh", []string{"-c", recordScript, "sh", pid}, oneShot)
+	argv, err := h.host().command(ctx, "sh", []string{"-c", recordScript, "sh", pid}, oneShot)
 	if err != nil {
 		return nil, false
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = procEnv(s.opts.Env)
+	cmd.Env = procEnv(h.opts.Env)
 	cmd.WaitDelay = time.Second
-	cleanup, err := s.host().prepareOneShot(cmd, false)
+	cleanup, err := h.host().prepareOneShot(cmd, false)
 	if err != nil {
 		return nil, false
 	}
 	defer cleanup()
 	out, err := cmd.Output()
 	if err != nil {
-		if l := s.opts.Logger; l != nil {
+		if l := h.opts.Logger; l != nil {
 			l.Debug("cannot read the agent's record", "pane_pid", pid, "err", err)
 		}
 		return nil, false

@@ -58,18 +58,18 @@
 //     probe_remote.go: finding the servers on a host.
 //   - input.go: what input was sent to which pane.
 //   - engine.go: the pane-following engine, internal/engine, which holds
-//     the waits (for text, quiet, a first prompt, a pane's exit),
-//     run_command and its follower, key presses, capture_since and the
-//     grid reads, and reaches tmux only through its narrow Host
-//     interface: a Server is its host (engineHost) and embeds it, so the
-//     engine's exported methods are the Server's; the words both speak
-//     (PaneRef, SendKeysArgs, the waits' arguments and results) are the
-//     engine's, re-declared here. Its own tests drive its waits with a
-//     fake host and no tmux.
-//   - wait_state.go: the wait for agent states, agent_state.go and
-//     agent_record.go: what an agent CLI in a pane is doing; recording.go:
-//     the recordings of panes, internal/recording, which a Server embeds
-//     and hosts as it does the engine; channel.go: wait-for channels.
+//     the waits (for text, quiet, a first prompt, a pane's exit, agent
+//     states), a pane's agent state, run_command and its follower, key
+//     presses, capture_since and the grid reads, and reaches tmux only
+//     through its Host interface: a Server is its host (engineHost) and
+//     embeds it, so the engine's exported methods are the Server's; the
+//     words both speak (PaneRef, Pane, SendKeysArgs, the waits' arguments
+//     and results) are the engine's, re-declared here. Its own tests
+//     drive its waits with a fake host and no tmux.
+//   - agent_record.go: reading an agent CLI's own record (Claude Code's
+//     transcript) on the Server's host, for the engine; recording.go: the
+//     recordings of panes, internal/recording, which a Server embeds and
+//     hosts as it does the engine; channel.go: wait-for channels.
 //   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a
 //     pane's foreground program is blocked reading its terminal, from
 //     /proc, ps, or ps over the ssh connection.

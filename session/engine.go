@@ -222,3 +222,36 @@ func (h engineHost) WatchPaneProcess(pid, tty string) (<-chan struct{}, func(), 
 	}
 	return ch, stop, true
 }
+
+func (h engineHost) PaneTarget(ref PaneRef) (string, error) { return paneTarget(ref) }
+
+func (h engineHost) PaneInfoCommand(target string) controlmode.Command {
+	return h.paneInfoCommand(target)
+}
+
+func (h engineHost) PaneInfoOf(r controlmode.Reply, target string) (Pane, error) {
+	return h.paneInfoOf(r, target)
+}
+
+func (h engineHost) Stream(pane string) (*panestream.Stream, bool) { return h.streams.Lookup(pane) }
+
+func (h engineHost) Feeds(sessionID string) bool { return h.link.feeds(sessionID) }
+
+// AgentState is what a pane is doing: idle, working, blocked, done or
+// unknown (see agentstate).
+type AgentState = engine.AgentState
+
+// StateWaitArgs are the arguments of [Server.WaitForState].
+type StateWaitArgs = engine.StateWaitArgs
+
+// PaneStateResult is one pane's state at the end of a wait.
+type PaneStateResult = engine.PaneStateResult
+
+// StateWaitResult is the outcome of [Server.WaitForState].
+type StateWaitResult = engine.StateWaitResult
+
+// AgentStates are the states, as tools name them.
+func AgentStates() []string { return engine.AgentStates() }
+
+// CheckStates reports an unknown state name in until ([KindInvalid]).
+func CheckStates(until []string) error { return engine.CheckStates(until) }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
@@ -40,34 +41,7 @@ type Window struct {
 
 // Pane is one pane. The command, path, title and cursor fields change
 // without notifications; operations read them fresh.
-type Pane struct {
-	ID             string // "%1"
-	Index          string
-	Width, Height  int
-	TTY            string
-	CurrentCommand string
-	CurrentPath    string
-	PID            string
-	Title          string
-	Active         bool
-	WindowID       string
-	WindowIndex    string
-	WindowName     string
-	SessionID      string
-	SessionName    string
-	Left, Top      int
-	Right, Bottom  int
-	AtLeft         bool
-	AtRight        bool
-	AtTop          bool
-	AtBottom       bool
-	Dead           bool
-	DeadStatus     string // the dead pane's exit status, "" when unknown
-	Alternate      bool   // a full-screen program's screen is shown
-	InMode         bool
-	CursorX        int
-	CursorY        int
-}
+type Pane = engine.Pane
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 

@@ -34,15 +34,7 @@ func (s *Server) Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneI
 }
 
 // PaneSnapshot is a pane's screen and state, read at one moment.
-type PaneSnapshot struct {
-	Pane
-	Lines          []string // the visible screen, trailing empty lines dropped
-	AlternateOn    bool     // the alternate screen is active
-	Mode           string   // "copy-mode", "view-mode" ...; "" when in no mode
-	ScrollPosition *int     // lines scrolled back in copy mode; nil when not scrolled in a mode
-	HistorySize    int      // lines in the pane's history
-	CursorHidden   bool     // the pane's program hid the cursor
-}
+type PaneSnapshot = engine.PaneSnapshot
 
 // snapshotFields are the pane fields plus the state a snapshot adds.
 func snapshotFields() []rows.Field[PaneSnapshot] {

@@ -46,8 +46,6 @@ type recordingHost struct{ engineHost }
 
 var _ recording.Host = recordingHost{}
 
-func (h recordingHost) PaneTarget(ref PaneRef) (string, error) { return paneTarget(ref) }
-
 func (h recordingHost) PaneID(ctx context.Context, target string) (string, error) {
 	rs, err := h.exec(ctx, paneIDCommand(target))
 	if err != nil {

@@ -27,7 +27,6 @@ type Server struct {
 	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
-	agents    agentMemory    // the agent CLI found in each pane
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
 	// loop: a client of ours still attaching and any notification, a

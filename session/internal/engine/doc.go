@@ -26,7 +26,10 @@
 //     and matching) and the wait for quiet; wait_text.go: the wait for
 //     text; first_prompt.go: the hold for a shell's first prompt;
 //     pane_exit.go: the wait for a pane's program to exit, holding
-//     remain-on-exit for the wait only.
+//     remain-on-exit for the wait only; agent_state.go: what a pane is
+//     doing (idle, working, blocked, done), from the facts this process
+//     holds and a look, which internal/agentstate classifies, and
+//     wait_state.go: the wait for agent states.
 //   - grid.go: places in tmux's grid read with input, and the rows a wait
 //     reads from there; capture_since.go, capture_grid.go:
 //     capture_since's cursors and its read of tmux's grid from a cursor's

@@ -19,6 +19,7 @@ type Engine struct {
 	log     *slog.Logger // nil: no log
 	cmds    commandSet   // the commands RunCommand typed, followed to their end
 	prompts promptMemory // the prompt each pane's shell drew after a command
+	agents  agentMemory  // the agent CLI found in each pane
 
 	// gridLooks counts the reads of a pane's grid waits make (readRows),
 	// for the benchmarks: how many a flood costs.
@@ -97,6 +98,20 @@ type Host interface {
 	Subscribe(f func(structure bool, pane string)) (cancel func())
 	WaitFor(ctx context.Context, channel string) error
 	WatchPaneProcess(pid, tty string) (exited <-chan struct{}, stop func(), ok bool)
+
+	// For a pane's agent state: PaneTarget is the tmux target of the pane
+	// ref names; PaneInfoCommand prints target's row, which PaneInfoOf
+	// reads; Stream is pane's output stream, if one is kept; Feeds reports
+	// whether a client of ours delivers the output of session sessionID;
+	// Capture reads a pane's text; RecordAnswer reads the latest answer in
+	// the record of the agent CLI agent whose process is pid.
+	PaneTarget(ref PaneRef) (string, error)
+	PaneInfoCommand(target string) controlmode.Command
+	PaneInfoOf(r controlmode.Reply, target string) (Pane, error)
+	Stream(pane string) (*panestream.Stream, bool)
+	Feeds(sessionID string) bool
+	Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneID string, lines []string, err error)
+	RecordAnswer(ctx context.Context, agent, pid string) ([]string, bool)
 }
 
 // Release is what the engine asks of the tmux release connected to

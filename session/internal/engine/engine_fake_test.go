@@ -196,6 +196,31 @@ func (h *fakeHost) WatchPaneProcess(string, string) (<-chan struct{}, func(), bo
 	return nil, nil, false
 }
 
+// A pane's agent state is not read on the fake host.
+
+func (h *fakeHost) PaneTarget(ref PaneRef) (string, error) { return ref.PaneID, nil }
+
+func (h *fakeHost) PaneInfoCommand(target string) controlmode.Command {
+	return controlmode.NewCommand("display-message", "-p", "-t", target, "#{pane_id}")
+}
+
+func (h *fakeHost) PaneInfoOf(_ controlmode.Reply, target string) (Pane, error) {
+	return Pane{ID: target}, nil
+}
+
+func (h *fakeHost) Stream(string) (*panestream.Stream, bool) { return h.st, true }
+func (h *fakeHost) Feeds(string) bool                        { return true }
+
+func (h *fakeHost) Capture(ctx context.Context, ref PaneRef, _ CaptureArgs) (string, []string, error) {
+	rs, err := h.Exec(ctx, CaptureCommand(CaptureArgs{}, ref.PaneID))
+	if err != nil {
+		return "", nil, err
+	}
+	return ref.PaneID, rs[0].Lines, nil
+}
+
+func (h *fakeHost) RecordAnswer(context.Context, string, string) ([]string, bool) { return nil, false }
+
 // fakeSocket names the fake's server.
 type fakeSocket struct{}
 

@@ -116,3 +116,45 @@ func IsPaneID(t string) bool {
 	}
 	return true
 }
+
+// Pane is one pane. The command, path, title and cursor fields change
+// without notifications; operations read them fresh.
+type Pane struct {
+	ID             string // "%1"
+	Index          string
+	Width, Height  int
+	TTY            string
+	CurrentCommand string
+	CurrentPath    string
+	PID            string
+	Title          string
+	Active         bool
+	WindowID       string
+	WindowIndex    string
+	WindowName     string
+	SessionID      string
+	SessionName    string
+	Left, Top      int
+	Right, Bottom  int
+	AtLeft         bool
+	AtRight        bool
+	AtTop          bool
+	AtBottom       bool
+	Dead           bool
+	DeadStatus     string // the dead pane's exit status, "" when unknown
+	Alternate      bool   // a full-screen program's screen is shown
+	InMode         bool
+	CursorX        int
+	CursorY        int
+}
+
+// PaneSnapshot is a pane's screen and state, read at one moment.
+type PaneSnapshot struct {
+	Pane
+	Lines          []string // the visible screen, trailing empty lines dropped
+	AlternateOn    bool     // the alternate screen is active
+	Mode           string   // "copy-mode", "view-mode" ...; "" when in no mode
+	ScrollPosition *int     // lines scrolled back in copy mode; nil when not scrolled in a mode
+	HistorySize    int      // lines in the pane's history
+	CursorHidden   bool     // the pane's program hid the cursor
+}

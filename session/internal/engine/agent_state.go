@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
-	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/paneread"
 )
 
@@ -72,18 +71,18 @@ func (am *agentMemory) store(p Pane, agent string) {
 
 // paneFacts are the facts this process holds about p without asking
 // tmux: its row, its output stream, its input and commands.
-func (s *Server) paneFacts(p Pane) agentstate.Facts {
-	f := agentstate.Facts{Command: p.CurrentCommand, Dead: p.Dead, Agent: s.agents.load(p), Prompt: engine.Prompt(s.Engine, p.ID)}
+func (e *Engine) paneFacts(p Pane) agentstate.Facts {
+	f := agentstate.Facts{Command: p.CurrentCommand, Dead: p.Dead, Agent: e.agents.load(p), Prompt: Prompt(e, p.ID)}
 	if n, err := strconv.Atoi(p.DeadStatus); err == nil && p.Dead {
 		f.DeadStatus = &n
 	}
-	st, ok := s.streams.Lookup(p.ID)
+	st, ok := e.host.Stream(p.ID)
 	if !ok {
 		return f
 	}
 	in := st.LastInput()
 	end, _ := st.Position()
-	f.Output.Followed = s.link.feeds(p.SessionID)
+	f.Output.Followed = e.host.Feeds(p.SessionID)
 	if last := st.LastOutput(); !last.IsZero() {
 		f.Output.Printed, f.Output.Quiet = true, time.Since(last)
 	}
@@ -93,27 +92,27 @@ func (s *Server) paneFacts(p Pane) agentstate.Facts {
 			f.Input.Typed = in.Typed
 		}
 		f.Output.SinceInput = in.Fed && end > in.Offset
-		f.Run = engine.LastRun(s.Engine, p.ID, in.Offset)
+		f.Run = LastRun(e, p.ID, in.Offset)
 	}
 	return f
 }
 
 // classify decides p's state from f, and remembers the agent found.
-func (s *Server) classify(p Pane, f agentstate.Facts) AgentState {
+func (e *Engine) classify(p Pane, f agentstate.Facts) AgentState {
 	r := agentstate.Classify(f)
 	if !p.Dead {
-		s.agents.store(p, r.Agent)
+		e.agents.store(p, r.Agent)
 	}
 	return AgentState{State: string(r.State), Detail: r.Detail, Agent: r.Agent, ExitStatus: r.Status, Question: r.Question}
 }
 
 // withForeground adds the kernel's word on p's foreground program, and
 // returns it.
-func (s *Server) withForeground(ctx context.Context, p Pane, f *agentstate.Facts) Foreground {
+func (e *Engine) withForeground(ctx context.Context, p Pane, f *agentstate.Facts) Foreground {
 	if p.Dead {
 		return Foreground{}
 	}
-	fg := s.Foreground(ctx, p.PID, p.TTY)
+	fg := e.host.Foreground(ctx, p.PID, p.TTY)
 	f.Foreground = agentstate.Foreground{Known: fg.Known, Reading: fg.Reading}
 	return fg
 }
@@ -127,33 +126,33 @@ func screenOf(p Pane, lines []string) *agentstate.Screen {
 // PaneState returns the pane ref names, read fresh, its state and its
 // foreground program: its row, its screen and (tmux 3.8) its OSC 133
 // marks in one round trip, then the foreground program.
-func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, Foreground, error) {
-	t, err := paneTarget(ref)
+func (e *Engine) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, Foreground, error) {
+	t, err := e.host.PaneTarget(ref)
 	if err != nil {
 		return Pane{}, AgentState{}, Foreground{}, err
 	}
-	cmds := []controlmode.Command{s.paneInfoCommand(t), engine.CaptureCommand(CaptureArgs{Join: true}, t)}
-	marks := s.release().RecordsCommandMarks()
+	cmds := []controlmode.Command{e.host.PaneInfoCommand(t), CaptureCommand(CaptureArgs{Join: true}, t)}
+	marks := e.host.Release().RecordsCommandMarks()
 	if marks {
-		cmds = append(cmds, engine.MarksCommand(t))
+		cmds = append(cmds, MarksCommand(t))
 	}
-	rs, err := s.exec(ctx, cmds...)
+	rs, err := e.host.Exec(ctx, cmds...)
 	if err != nil {
 		return Pane{}, AgentState{}, Foreground{}, err
 	}
-	p, err := s.paneInfoOf(rs[0], t)
+	p, err := e.host.PaneInfoOf(rs[0], t)
 	if err != nil {
 		return Pane{}, AgentState{}, Foreground{}, err
 	}
-	f := s.paneFacts(p)
+	f := e.paneFacts(p)
 	f.Screen = screenOf(p, rs[1].Lines)
 	if marks {
-		if m, ok := engine.ParseMarks(p.ID, strings.Join(rs[2].Lines, "")); ok {
-			f.Marks = s.marksFacts(p.ID, m)
+		if m, ok := ParseMarks(p.ID, strings.Join(rs[2].Lines, "")); ok {
+			f.Marks = e.marksFacts(p.ID, m)
 		}
 	}
-	fg := s.withForeground(ctx, p, &f)
-	return p, s.classify(p, f), fg, nil
+	fg := e.withForeground(ctx, p, &f)
+	return p, e.classify(p, f), fg, nil
 }
 
 // marksFacts are m as the classifier takes them: a command ended after
@@ -161,7 +160,7 @@ func (s *Server) PaneState(ctx context.Context, ref PaneRef) (Pane, AgentState, 
 // is not before it, or when this process sent pane no input: a command a
 // person or a script typed has its status too. Only a command whose start
 // tmux recorded counts.
-func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
+func (e *Engine) marksFacts(pane string, m CommandMarks) agentstate.Marks {
 	if !m.Seen {
 		return agentstate.Marks{}
 	}
@@ -174,7 +173,7 @@ func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
 	// begun (C): no command ran.
 	if !m.Running && !m.Ended.IsZero() && !m.Started.IsZero() {
 		sent, at := false, time.Time{}
-		if st, ok := s.streams.Lookup(pane); ok {
+		if st, ok := e.host.Stream(pane); ok {
 			in := st.LastInput()
 			sent, at = in.Sent, in.At
 		}
@@ -185,11 +184,11 @@ func (s *Server) marksFacts(pane string, m CommandMarks) agentstate.Marks {
 
 // StateOfSnapshot is the state of the pane snap shows, from its screen;
 // fg is what the kernel told of its foreground program.
-func (s *Server) StateOfSnapshot(ctx context.Context, snap PaneSnapshot, fg Foreground) AgentState {
-	f := s.paneFacts(snap.Pane)
+func (e *Engine) StateOfSnapshot(ctx context.Context, snap PaneSnapshot, fg Foreground) AgentState {
+	f := e.paneFacts(snap.Pane)
 	f.Screen = &agentstate.Screen{Rows: snap.Lines, CursorX: snap.CursorX, CursorY: snap.CursorY, Alternate: snap.AlternateOn}
 	f.Foreground = agentstate.Foreground{Known: fg.Known, Reading: fg.Reading}
-	return s.classify(snap.Pane, f)
+	return e.classify(snap.Pane, f)
 }
 
 // listLooks bounds the panes of one listing that are looked at: their
@@ -204,14 +203,14 @@ const listLooks = 32
 // screen, another program's cursor row), captured in one round trip, and
 // their foreground program. A pane that went away meanwhile is told from
 // the rest.
-func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentState {
+func (e *Engine) ListStates(ctx context.Context, panes []Pane) map[string]AgentState {
 	out := make(map[string]AgentState, len(panes))
 	var agents, others []Pane
 	for _, p := range panes {
 		switch {
 		case p.Dead || agentstate.IsShell(p.CurrentCommand):
-			out[p.ID] = s.classify(p, s.paneFacts(p))
-		case agentstate.MayBeAgent(p.CurrentCommand, s.agents.load(p)):
+			out[p.ID] = e.classify(p, e.paneFacts(p))
+		case agentstate.MayBeAgent(p.CurrentCommand, e.agents.load(p)):
 			agents = append(agents, p)
 		default:
 			others = append(others, p)
@@ -220,8 +219,8 @@ func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentS
 	look := append(agents, others...)
 	if len(look) > listLooks {
 		for _, p := range look[listLooks:] {
-			f := s.paneFacts(p)
-			r := s.classify(p, f)
+			f := e.paneFacts(p)
+			r := e.classify(p, f)
 			if r.State == string(agentstate.Unknown) {
 				r.Detail = "not looked at: a listing looks at " + strconv.Itoa(listLooks) + " such panes"
 			}
@@ -242,13 +241,13 @@ func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentS
 			a.Start, a.End = &p.CursorY, &p.CursorY
 			rowOnly[i] = true
 		}
-		cmds[i] = engine.CaptureCommand(a, p.ID)
+		cmds[i] = CaptureCommand(a, p.ID)
 	}
 	// A pane that closed meanwhile fails its capture, and tmux drops the
 	// rest of the line: those panes are told from the other facts.
-	rs, _ := s.exec(ctx, cmds...)
+	rs, _ := e.host.Exec(ctx, cmds...)
 	for i, p := range look {
-		f := s.paneFacts(p)
+		f := e.paneFacts(p)
 		switch {
 		case i >= len(rs) || rs[i].Err != nil:
 		case rowOnly[i]:
@@ -260,8 +259,8 @@ func (s *Server) ListStates(ctx context.Context, panes []Pane) map[string]AgentS
 		default:
 			f.Screen = screenOf(p, rs[i].Lines)
 		}
-		s.withForeground(ctx, p, &f)
-		out[p.ID] = s.classify(p, f)
+		e.withForeground(ctx, p, &f)
+		out[p.ID] = e.classify(p, f)
 	}
 	return out
 }

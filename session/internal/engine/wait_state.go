@@ -1,4 +1,4 @@
-package session
+package engine
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
-	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 )
 
-// StateWaitArgs are the arguments of [Server.WaitForState].
+// StateWaitArgs are the arguments of [Engine.WaitForState].
 type StateWaitArgs struct {
 	Panes []PaneRef // the panes to wait on; at least one
 	// Until are the states that end the wait (agentstate's names).
@@ -35,7 +35,7 @@ type PaneStateResult struct {
 	AnswerFrom string
 }
 
-// StateWaitResult is the outcome of [Server.WaitForState].
+// StateWaitResult is the outcome of [Engine.WaitForState].
 type StateWaitResult struct {
 	Panes    []PaneStateResult // in the order asked
 	TimedOut bool
@@ -52,14 +52,14 @@ const (
 	stateLookMax = 2 * time.Second
 )
 
-// CheckStates reports an unknown state name in until ([KindInvalid]).
+// CheckStates reports an unknown state name in until ([errs.KindInvalid]).
 func CheckStates(until []string) error {
 	if len(until) == 0 {
-		return errorf(KindInvalid, "until names no state: want some of %v", AgentStates())
+		return errs.Errorf(errs.KindInvalid, "until names no state: want some of %v", AgentStates())
 	}
 	for _, u := range until {
 		if !slices.Contains(AgentStates(), u) {
-			return errorf(KindInvalid, "unknown state %q: want some of %v", u, AgentStates())
+			return errs.Errorf(errs.KindInvalid, "unknown state %q: want some of %v", u, AgentStates())
 		}
 	}
 	return nil
@@ -69,21 +69,21 @@ func CheckStates(until []string) error {
 // a.Until, or the timeout passes, and returns each pane's state. It wakes
 // on the panes' output and looks at their state (row, screen, foreground
 // program) once the output settles, and while they print nothing, at
-// growing intervals up to 2 s.
-func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitResult, error) {
+// growing intervals up to 2 e.
+func (e *Engine) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitResult, error) {
 	start := time.Now()
 	if err := CheckStates(a.Until); err != nil {
 		return StateWaitResult{}, err
 	}
 	if len(a.Panes) == 0 {
-		return StateWaitResult{}, errorf(KindNoTarget, "no pane to wait on")
+		return StateWaitResult{}, errs.Errorf(errs.KindNoTarget, "no pane to wait on")
 	}
 	if a.AnswerLines <= 0 {
 		a.AnswerLines = 20
 	}
 	ids := make([]string, 0, len(a.Panes))
 	for _, ref := range a.Panes {
-		id, err := s.ResolvePane(ctx, ref)
+		id, err := e.host.ResolvePane(ctx, ref)
 		if err != nil {
 			return StateWaitResult{}, err
 		}
@@ -96,7 +96,7 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 	changed := make(chan int, len(ids))
 	gone := make(chan error, len(ids))
 	for i, id := range ids {
-		f, err := engine.FollowPane(ctx, s.Engine, id)
+		f, err := FollowPane(ctx, e, id)
 		if err != nil {
 			return StateWaitResult{}, err
 		}
@@ -115,7 +115,7 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 	for {
 		select {
 		case <-look.C:
-			done, err := s.lookStates(ctx, ids, a, &res)
+			done, err := e.lookStates(ctx, ids, a, &res)
 			if err != nil {
 				return StateWaitResult{}, err
 			}
@@ -135,9 +135,9 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 			a.Progress(time.Since(start))
 		case <-wctx.Done():
 			if ctx.Err() != nil {
-				return StateWaitResult{}, fromExec(ctx.Err())
+				return StateWaitResult{}, errs.FromExec(ctx.Err())
 			}
-			if _, err := s.lookStates(ctx, ids, a, &res); err != nil {
+			if _, err := e.lookStates(ctx, ids, a, &res); err != nil {
 				return StateWaitResult{}, err
 			}
 			res.TimedOut = true
@@ -149,7 +149,7 @@ func (s *Server) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 
 // watchOutput tells changed (i) each time the pane f follows prints, and
 // gone why the following ended, until ctx ends. It alone touches f.
-func watchOutput(ctx context.Context, f engine.Follow, i int, changed chan<- int, gone chan<- error) {
+func watchOutput(ctx context.Context, f Follow, i int, changed chan<- int, gone chan<- error) {
 	defer f.Stop()
 	for {
 		if _, err := f.Wait(ctx, nil); err != nil {
@@ -162,7 +162,7 @@ func watchOutput(ctx context.Context, f engine.Follow, i int, changed chan<- int
 			}
 			return
 		}
-		if engine.Printed(r) > 0 {
+		if Printed(r) > 0 {
 			select {
 			case changed <- i:
 			default: // a look is due already
@@ -173,13 +173,13 @@ func watchOutput(ctx context.Context, f engine.Follow, i int, changed chan<- int
 
 // lookStates reads the state of each pane, and reports whether the wait
 // is over.
-func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, res *StateWaitResult) (bool, error) {
+func (e *Engine) lookStates(ctx context.Context, ids []string, a StateWaitArgs, res *StateWaitResult) (bool, error) {
 	reached := 0
 	for i, id := range ids {
-		p, st, _, err := s.PaneState(ctx, PaneRef{PaneID: id})
+		p, st, _, err := e.PaneState(ctx, PaneRef{PaneID: id})
 		if err != nil {
-			if IsNotFound(err) {
-				return false, engine.PaneExited(id)
+			if errs.IsNotFound(err) {
+				return false, PaneExited(id)
 			}
 			return false, err
 		}
@@ -187,7 +187,7 @@ func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 		if r.Reached {
 			reached++
 			if st.Agent != "" {
-				r.Answer, r.AnswerFrom = s.agentAnswer(ctx, p, st, a.AnswerLines)
+				r.Answer, r.AnswerFrom = e.agentAnswer(ctx, p, st, a.AnswerLines)
 			}
 		}
 		res.Panes[i] = r
@@ -201,16 +201,16 @@ func (s *Server) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 // agentAnswer is what the agent CLI in p answered since this process's
 // last input: from its record on the host when it keeps one, else from
 // its screen (the rows as drawn: its lines are not wrapped ones).
-func (s *Server) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLines int) ([]string, string) {
-	if ans, ok := s.recordAnswer(ctx, st.Agent, p.PID); ok {
+func (e *Engine) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLines int) ([]string, string) {
+	if ans, ok := e.host.RecordAnswer(ctx, st.Agent, p.PID); ok {
 		return lastLines(ans, maxLines), "transcript"
 	}
-	_, lines, err := s.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{})
+	_, lines, err := e.host.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{})
 	if err != nil {
 		return nil, ""
 	}
 	typed := ""
-	if stream, ok := s.streams.Lookup(p.ID); ok {
+	if stream, ok := e.host.Stream(p.ID); ok {
 		if in := stream.LastInput(); len(in.Typed) > 0 {
 			typed = in.Typed[len(in.Typed)-1]
 		}
