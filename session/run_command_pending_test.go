@@ -101,3 +101,41 @@ func TestRunCommandRefusesAHalfTypedLine(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCommandWaitsForTheClearedLine: the agent typed a line, cleared it
+// with C-u and ran a command at once, as the refusal above tells it to. A
+// line editor may print something else before it redraws the cleared line
+// (here zsh's C-u sets the title, works 0.4 s, then clears): the line is
+// judged on the screen the clearing leaves, not on the first output after
+// the key, so the command runs and the cleared text does not.
+func TestRunCommandWaitsForTheClearedLine(t *testing.T) {
+	fixtures.NeedProgram(t, "zsh")
+	fx, s := newTestServer(t)
+	dir := t.TempDir()
+	fx.NewSession(t, "sh", "env", "PS1=$ ", "PROMPT=$ ", "HOME="+dir, "zsh", "-f")
+	pane := paneOf(t, s, "sh")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	slowKill := `zmodload zsh/datetime; slowkill() { print -n $'\e]2;clearing\a'; local t0=$EPOCHREALTIME; while (( EPOCHREALTIME - t0 < 0.4 )); do :; done; BUFFER= }; zle -N slowkill; bindkey '^U' slowkill`
+	if r, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: slowKill, Timeout: 30 * time.Second}); err != nil || r.ExitStatus != 0 {
+		t.Fatalf("bindkey: got %+v %v", r, err)
+	}
+	half := filepath.Join(dir, "HALF")
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "touch $HOME/HALF", Literal: true}); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{`HALF$`}, Regex: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("the typed line never showed: %+v %v", w, err)
+	}
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "C-u"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "echo agent-command", Timeout: 30 * time.Second})
+	if err != nil || strings.Join(r.Output, "|") != "agent-command" {
+		t.Fatalf("run_command right after C-u: got %+v %v", r, err)
+	}
+	if _, err := os.Stat(half); err == nil {
+		t.Fatal("the cleared line ran")
+	}
+}

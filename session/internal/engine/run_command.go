@@ -109,6 +109,11 @@ const canonicalMax = 4096
 // this process sent it without Enter just before.
 const inputSettle = 500 * time.Millisecond
 
+// clearSettle bounds how long after such keys RunCommand keeps looking at
+// an input line that would be refused, for the keys' effect (C-u clearing
+// it) to reach the screen.
+const clearSettle = 2 * time.Second
+
 // startGrace is how long RunCommand waits for the shell to start the
 // command before it looks at the pane for the reason it has not: a shell
 // at a continuation prompt (left by input typed before) never will.
@@ -234,7 +239,7 @@ func (e *Engine) startCommand(ctx context.Context, a RunArgs, pending *runningCo
 	p = e.settleInput(ctx, f, p)
 	p, err = e.awaitReady(ctx, f, p, start.Add(a.Timeout))
 	if err == nil {
-		err = e.refuseUnready(pane, p)
+		p, err = e.judgeReady(ctx, f, p)
 	}
 	var c *runningCommand
 	if err == nil {
@@ -412,9 +417,48 @@ func (e *Engine) goneWhileStarting(ctx context.Context, pane, gen string) error 
 	return errs.Fix(errs.Errorf(errs.KindRefused, "the shell in pane %s exited before drawing a first prompt; nothing was typed. Respawn the pane first", pane), errs.RemedyRespawn)
 }
 
+// judgeReady returns why a command must not be typed into the pane as p
+// found it (refuseUnready), nil if it may be, with the last look. An input
+// line refused a moment after this process sent the pane keys without
+// Enter is looked at again as the pane prints, until it passes or
+// clearSettle after the keys: a shell's answer to C-u may come after other
+// output (fish repaints a line it highlights late), which settleInput
+// takes for the answer.
+func (e *Engine) judgeReady(ctx context.Context, f *paneFollow, p runProbe) (runProbe, error) {
+	err := e.refuseUnready(f.pane, p)
+	in := f.st.LastInput()
+	if err == nil || !in.Sent || !in.Fed || in.Enter || e.refuseState(f.pane, p) != nil {
+		return p, err
+	}
+	for until := time.Until(in.At.Add(clearSettle)); until > 0; until = time.Until(in.At.Add(clearSettle)) {
+		if !f.waitFor(ctx, until) {
+			break
+		}
+		f.skip()
+		p2, perr := e.probe(ctx, f.pane)
+		if perr != nil {
+			break
+		}
+		if p, err = p2, e.refuseUnready(f.pane, p2); err == nil {
+			return p, nil
+		}
+	}
+	return p, err
+}
+
 // refuseUnready returns why a command must not be typed into the pane as
-// p found it, nil if it may be.
+// p found it, nil if it may be: its state (refuseState), then its input
+// line.
 func (e *Engine) refuseUnready(pane string, p runProbe) error {
+	if err := e.refuseState(pane, p); err != nil {
+		return err
+	}
+	return e.refuseLine(pane, p)
+}
+
+// refuseState returns why the pane as p found it is not a shell at its
+// prompt, nil if it is.
+func (e *Engine) refuseState(pane string, p runProbe) error {
 	switch {
 	case p.dead:
 		return errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is dead; respawn it first", pane), errs.RemedyRespawn)
@@ -433,6 +477,12 @@ func (e *Engine) refuseUnready(pane string, p runProbe) error {
 			"wait for it to finish, or stop it with C-c and no Enter, then retry", pane, p.marks.Started.Format(time.TimeOnly)), errs.RemedyWaitOrInterrupt)
 
 	}
+	return nil
+}
+
+// refuseLine returns why the shell's input line as p found it must not
+// have a command typed after it, nil if it may.
+func (e *Engine) refuseLine(pane string, p runProbe) error {
 	// Typed into a command left incomplete, the line would change what
 	// that command means: refuse, having typed nothing.
 	if row := shellrun.CursorRow(p.screen, p.at); shellrun.IsContinuation(row, e.prompts.load(pane), false) {
