@@ -109,8 +109,8 @@ const canonicalMax = 4096
 // this process sent it without Enter just before.
 const inputSettle = 500 * time.Millisecond
 
-// clearSettle bounds how long after such keys RunCommand keeps looking at
-// an input line that would be refused, for the keys' effect (C-u clearing
+// clearSettle bounds how long after such a key RunCommand keeps looking at
+// an input line that would be refused, for the key's effect (C-u clearing
 // it) to reach the screen.
 const clearSettle = 2 * time.Second
 
@@ -419,15 +419,16 @@ func (e *Engine) goneWhileStarting(ctx context.Context, pane, gen string) error 
 
 // judgeReady returns why a command must not be typed into the pane as p
 // found it (refuseUnready), nil if it may be, with the last look. An input
-// line refused a moment after this process sent the pane keys without
-// Enter is looked at again as the pane prints, until it passes or
-// clearSettle after the keys: a shell's answer to C-u may come after other
-// output (fish repaints a line it highlights late), which settleInput
-// takes for the answer.
+// line refused a moment after this process sent the pane a key (C-u, not
+// text, not Enter) is looked at again as the pane prints, until it passes
+// or clearSettle after the key: a shell's answer to C-u may come after
+// other output (fish repaints a line it highlights late), which
+// settleInput takes for the answer. Text just typed is on the line by
+// intent, and refused at once.
 func (e *Engine) judgeReady(ctx context.Context, f *paneFollow, p runProbe) (runProbe, error) {
 	err := e.refuseUnready(f.pane, p)
 	in := f.st.LastInput()
-	if err == nil || !in.Sent || !in.Fed || in.Enter || e.refuseState(f.pane, p) != nil {
+	if err == nil || !in.Sent || !in.Fed || in.Enter || in.Fresh > 0 || e.refuseState(f.pane, p) != nil {
 		return p, err
 	}
 	for until := time.Until(in.At.Add(clearSettle)); until > 0; until = time.Until(in.At.Add(clearSettle)) {
