@@ -110,12 +110,14 @@ func TestAgentStateShells(t *testing.T) {
 			st, detail = c.paneInfoState(t, pane)
 			wantState(t, "sleep ended", stateOf{AgentState: st, StateDetail: detail}, "done", "status 1")
 
-			read := "printf 'name? '; read x"
+			// A question ending as prompts do ("> ") under a "$ " prompt
+			// run_command has seen; fish's own prompt is "> ".
+			read, question := "printf 'name> '; read x", "name>"
 			if shell == "fish" {
-				read = "read -P 'name? ' x"
+				read, question = "read -P 'name? ' x", "name?"
 			}
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": read}, nil)
-			wantState(t, "read", c.settledState(t, pane, "blocked"), "blocked", "read", "name?")
+			wantState(t, "read", c.settledState(t, pane, "blocked"), "blocked", "read", question)
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "abc"}, nil)
 			wantState(t, "read answered", c.settledState(t, pane, "done"), "done")
 		})

@@ -392,8 +392,18 @@ func atPrompt(row, prompt string) bool {
 		return false
 	}
 	last := []rune(t)[len([]rune(t))-1]
-	return strings.ContainsRune("$#%>❯»λ→›", last)
+	if p := []rune(strings.TrimRight(prompt, " ")); len(p) > 0 && strings.ContainsRune(promptChars, p[len(p)-1]) {
+		// A shell's prompt ends as it ended before, whatever the
+		// directory or status in it: a row that ends otherwise is a
+		// question (read -p 'name> ' under a "# " prompt).
+		return last == p[len(p)-1]
+	}
+	return strings.ContainsRune(promptChars, last)
 }
+
+// promptChars are the characters a shell's prompt ends with, before a
+// space.
+const promptChars = "$#%>❯»λ→›"
 
 // shellAtPrompt: idle, or done when this process's last input ran a
 // command that has ended.
