@@ -139,3 +139,31 @@ func TestRunCommandWaitsForTheClearedLine(t *testing.T) {
 		t.Fatal("the cleared line ran")
 	}
 }
+
+// TestRunCommandAfterQuittingItsPager: run_command ran a pager (it timed
+// out, still running), the agent pressed q, and ran the next command at
+// once. The pager gives the shell back a moment after the key: the next
+// command waits for that, instead of being refused as "still running".
+func TestRunCommandAfterQuittingItsPager(t *testing.T) {
+	fixtures.NeedProgram(t, "less")
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "sh", "env", "PS1=$ ", "bash", "--norc", "--noprofile")
+	pane := paneOf(t, s, "sh")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	pager, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "seq 1 300 | less", Timeout: time.Second})
+	if err != nil || !pager.TimedOut {
+		t.Fatalf("less: got %+v %v, want timed out", pager, err)
+	}
+	if w, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{`^:$`}, Regex: true, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || !w.Found {
+		t.Fatalf("less never drew its prompt: %+v %v", w, err)
+	}
+	if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.RunCommand(ctx, RunArgs{Pane: ref, Command: "echo back", Timeout: 30 * time.Second})
+	if err != nil || strings.Join(r.Output, "|") != "back" {
+		t.Fatalf("run_command right after q: got %+v %v", r, err)
+	}
+}

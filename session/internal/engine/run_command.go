@@ -229,12 +229,20 @@ func (e *Engine) startCommand(ctx context.Context, a RunArgs, pending *runningCo
 	if err != nil {
 		return nil, err
 	}
-	if c := e.cmds.runningIn(pane, pending); c != nil && !e.backAtPrompt(ctx, c) {
-		return nil, errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id), errs.RemedyWaitOrInterrupt)
-	}
 	f, err := e.followPaneIn(pane, p.session)
 	if err != nil {
 		return nil, err
+	}
+	if c := e.cmds.runningIn(pane, pending); c != nil {
+		if !e.endsAfterInput(ctx, f, c) {
+			f.stop()
+			return nil, errs.Fix(errs.Errorf(errs.KindRefused, "pane %s is still running command %s, typed by an earlier call; wait for it to end, or stop it with C-c and no Enter", pane, c.id), errs.RemedyWaitOrInterrupt)
+		}
+		// It ended a moment ago: what the first look saw is gone.
+		if p2, err := e.probe(ctx, pane); err == nil {
+			p = p2
+		}
+		f.skip()
 	}
 	p = e.settleInput(ctx, f, p)
 	p, err = e.awaitReady(ctx, f, p, start.Add(a.Timeout))
@@ -250,6 +258,30 @@ func (e *Engine) startCommand(ctx context.Context, a RunArgs, pending *runningCo
 		return nil, err
 	}
 	return c, nil
+}
+
+// endsAfterInput reports whether c, the command an earlier call typed in
+// f's pane, has ended, or ends within clearSettle of the input this process
+// sent it since (q to a pager, exit() to a REPL): run right after those
+// keys, a command would otherwise be refused a moment before c ends.
+func (e *Engine) endsAfterInput(ctx context.Context, f *paneFollow, c *runningCommand) bool {
+	if e.backAtPrompt(ctx, c) {
+		return true
+	}
+	in := f.st.LastInput()
+	if !in.Sent || !in.At.After(c.start) {
+		return false
+	}
+	t := time.NewTimer(time.Until(in.At.Add(clearSettle)))
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+		return false
+	}
+	return e.backAtPrompt(ctx, c)
 }
 
 // settleInput lets the pane answer keys this process sent it without
