@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
@@ -73,8 +74,17 @@ func (h engineHost) ConnectedRelease(ctx context.Context) (engine.Release, error
 	return h.connectedRelease(ctx)
 }
 
+// PaneForeground is [Server.Foreground] of the pane with id pane.
 func (h engineHost) PaneForeground(ctx context.Context, pane string) Foreground {
-	return h.paneForeground(ctx, pane)
+	rs, err := h.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_pid} #{pane_tty}"))
+	if err != nil {
+		return Foreground{}
+	}
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) != 3 || f[0] != pane {
+		return Foreground{}
+	}
+	return h.Foreground(ctx, f[1], f[2])
 }
 
 func (h engineHost) Socket() fmt.Stringer { return h.sock }
