@@ -105,7 +105,7 @@ func (h engineHost) NoteInput(ends map[string]int64, pane, text string, enter bo
 // a typed command line is (guardFor, sendKeysCommand), and the reading of
 // the guard's refusal (refusedInMode).
 func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlmode.Command, func(context.Context, error) (bool, error), error) {
-	guard, err := h.guardFor(ctx, false)
+	guard, err := h.keys.guardFor(ctx, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,7 +113,7 @@ func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlm
 	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
 	refused = refused.join(r)
 	return []controlmode.Command{typeLine, enter}, func(ctx context.Context, err error) (bool, error) {
-		return h.refusedInMode(ctx, err, pane, refused)
+		return h.keys.refusedInMode(ctx, err, pane, refused)
 	}, nil
 }
 
