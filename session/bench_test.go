@@ -323,7 +323,7 @@ func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
 }
 
 func mustGuard(b *testing.B, s *Server) keyGuard {
-	g, err := s.guardFor(context.Background(), true)
+	g, err := s.keys.guardFor(context.Background(), true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -53,12 +53,12 @@ func (r release) crashesInCopyMode() bool { return !r.atLeast(3, 4) }
 // looks at the pane in a round trip of its own (before 3.4 no -N guard can
 // tell), and only when one of the keys is bound so; a mode entered between
 // the look and the keys is missed, as for refuseInModeFirst.
-func (s *Server) refuseCrashingKeys(ctx context.Context, pane string, keys []string) error {
-	bad := s.link.modeKeys().Crashing(keys)
+func (kg *keyGuards) refuseCrashingKeys(ctx context.Context, pane string, keys []string) error {
+	bad := kg.host.modeKeys().Crashing(keys)
 	if len(bad) == 0 {
 		return nil
 	}
-	rs, err := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}"))
+	rs, err := kg.host.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}"))
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *Server) refuseCrashingKeys(ctx context.Context, pane string, keys []str
 	return fix(errorf(KindRefused,
 		"pane %s is in %s, where %s runs a copy-selection command (a binding of its copy-mode table), which crashes tmux %s: the whole server, with every session on it (fixed in 3.4); nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(bad), s.release().version), RemedyLeaveMode)
+		pane, mode, quotedList(bad), kg.host.release().version), RemedyLeaveMode)
 
 }
 
@@ -95,9 +95,9 @@ func sendKeyNames(a SendKeysArgs) []string {
 // batchCrashing is refuseCrashingKeys for the ops of a batch line whose
 // targets are targets: the index of the first op refused, and its
 // refusal; -1 and nil if none is.
-func (s *Server) batchCrashing(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
+func (kg *keyGuards) batchCrashing(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
 	for k, op := range ops[:len(targets)] {
-		if err := s.refuseCrashingKeys(ctx, targets[k], sendKeyNames(op.SendKeysArgs)); err != nil {
+		if err := kg.refuseCrashingKeys(ctx, targets[k], sendKeyNames(op.SendKeysArgs)); err != nil {
 			return k, err
 		}
 	}

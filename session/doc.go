@@ -70,9 +70,10 @@
 //     transcript) on the Server's host, for the engine; recording.go: the
 //     recordings of panes, internal/recording, which a Server embeds and
 //     hosts as it does the engine; channel.go: wait-for channels.
-//   - foreground.go, foreground_proc.go, foreground_ssh.go: whether a
-//     pane's foreground program is blocked reading its terminal, from
-//     /proc, ps, or ps over the ssh connection.
+//   - foreground.go, foreground_ssh.go: how the Server's host reads
+//     whether a pane's foreground program is blocked reading its terminal
+//     (internal/foreground): /proc in this process, a script, or one sh
+//     kept on the ssh connection.
 //   - errors.go, effects.go, owned.go: errors, what a call did, and the
 //     sessions this process created.
 //
@@ -83,7 +84,9 @@
 // reader sees), internal/rows (tmux -F row formats), internal/crashgate
 // (the lock that keeps our clients from crashing tmux), internal/modekeys
 // (the copy-mode keys that would hold a client), internal/shellrun (the
-// line run_command types, its markers, and reading a shell's prompt) and
+// line run_command types, its markers, and reading a shell's prompt),
+// internal/foreground (what the kernel tells of a pane's foreground
+// program, and the scripts and prober that read it elsewhere) and
 // internal/paneread (a pane's text as a person reads it: the echo of
 // typed input taken out, grid rows trimmed as they show, patterns, the
 // tail of an answer).

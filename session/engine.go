@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
@@ -73,8 +74,17 @@ func (h engineHost) ConnectedRelease(ctx context.Context) (engine.Release, error
 	return h.connectedRelease(ctx)
 }
 
+// PaneForeground is [Server.Foreground] of the pane with id pane.
 func (h engineHost) PaneForeground(ctx context.Context, pane string) Foreground {
-	return h.paneForeground(ctx, pane)
+	rs, err := h.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{pane_pid} #{pane_tty}"))
+	if err != nil {
+		return Foreground{}
+	}
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) != 3 || f[0] != pane {
+		return Foreground{}
+	}
+	return h.Foreground(ctx, f[1], f[2])
 }
 
 func (h engineHost) Socket() fmt.Stringer { return h.sock }
@@ -95,7 +105,7 @@ func (h engineHost) NoteInput(ends map[string]int64, pane, text string, enter bo
 // a typed command line is (guardFor, sendKeysCommand), and the reading of
 // the guard's refusal (refusedInMode).
 func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlmode.Command, func(context.Context, error) (bool, error), error) {
-	guard, err := h.guardFor(ctx, false)
+	guard, err := h.keys.guardFor(ctx, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,7 +113,7 @@ func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlm
 	enter, r := sendKeysCommand(pane, false, []string{"Enter"}, guard)
 	refused = refused.join(r)
 	return []controlmode.Command{typeLine, enter}, func(ctx context.Context, err error) (bool, error) {
-		return h.refusedInMode(ctx, err, pane, refused)
+		return h.keys.refusedInMode(ctx, err, pane, refused)
 	}, nil
 }
 

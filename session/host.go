@@ -9,9 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/foreground"
 )
 
 // Host is where the tmux servers of a [Manager] run, and so how tmux is run
@@ -67,7 +67,7 @@ type Host interface {
 	controlArgv(ctx context.Context, o *Options, sock Socket, cmd []string) ([]string, error)
 	// foreground returns the report of what the foreground program of the
 	// pane whose process is pid and whose terminal is tty is doing (see
-	// foregroundScript).
+	// internal/foreground).
 	foreground(ctx context.Context, o *Options, pid, tty string) (string, error)
 	// Close ends what the host keeps open (the ssh connection). Servers
 	// of a closed host cannot connect again.
@@ -173,10 +173,10 @@ func (localHost) controlArgv(context.Context, *Options, Socket, []string) ([]str
 // foreground reads /proc in this process on Linux, and runs the script
 // elsewhere.
 func (localHost) foreground(ctx context.Context, o *Options, pid, tty string) (string, error) {
-	if runtime.GOOS == "linux" && dirExists("/proc/self") {
-		return collectProc(pid), nil // "": the process is gone
+	if foreground.ProcReadable() {
+		return foreground.ReadProc(pid), nil // "": the process is gone
 	}
-	return runForegroundScript(ctx, o, append([]string{"sh"}, foregroundArgs(pid, tty)...))
+	return runForegroundScript(ctx, o, append([]string{"sh"}, foreground.Args(pid, tty)...))
 }
 
 // hostOf returns the Host of o: this machine when o names none.

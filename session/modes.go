@@ -3,12 +3,46 @@ package session
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strconv"
 	"strings"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
 )
+
+// keyGuards keeps send-keys from driving a pane's mode with keys not
+// meant for it, from holding the control client in a prompt, and from
+// sending keys that crash the server's release (crash.go). A type of its
+// own, not Server methods: it reaches tmux only through its host.
+type keyGuards struct {
+	host guardHost
+	log  *slog.Logger
+	sock string // the server's socket, in messages
+}
+
+// guardHost is what the key guards need of a Server: lines on a given
+// client and on the main one, the main client connected, and what that
+// connect read (the release, its mode-key table).
+type guardHost interface {
+	send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+	exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
+	connect(ctx context.Context) error
+	release() release
+	modeKeys() *modekeys.Table
+}
+
+// serverGuards is a Server as its key guards' host.
+type serverGuards struct{ *Server }
+
+var _ guardHost = serverGuards{}
+
+func (h serverGuards) connect(ctx context.Context) error {
+	_, err := h.link.connect(ctx)
+	return err
+}
+
+func (h serverGuards) modeKeys() *modekeys.Table { return h.link.modeKeys() }
 
 // Keys sent to a pane in a mode.
 //
@@ -53,10 +87,10 @@ const holdPromptText = "tmux-mcp holds this prompt so that keys it sends open no
 // where the wait came in; 3.2 has no -b (a parse error) and never waits,
 // so there the prompt is opened without it. Asking tmux, rather than
 // reading the version, keeps a fork or a development build right too.
-func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
+func (kg *keyGuards) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 	hold := func(flags ...string) error {
 		args := append(flags, "-p", holdPromptText)
-		_, err := s.send(ctx, c, controlmode.NewCommand("command-prompt", args...).Text("display-message -p ''"))
+		_, err := kg.host.send(ctx, c, controlmode.NewCommand("command-prompt", args...).Text("display-message -p ''"))
 		return err
 	}
 	err := hold("-b")
@@ -65,7 +99,7 @@ func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 		err = hold() // 3.2: no -b, and no wait
 	}
 	if err != nil {
-		s.opts.Logger.Warn("opening the held prompt failed; a key for a pane in a mode may stall the control client until the reply deadline", "socket", s.sock.String(), "err", err)
+		kg.log.Warn("opening the held prompt failed; a key for a pane in a mode may stall the control client until the reply deadline", "socket", kg.sock, "err", err)
 	}
 }
 
@@ -82,15 +116,15 @@ func (s *Server) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 // a waiting prompt in the pane. Bindings changed later are read at the next
 // connect; until then the liveness deadline bounds a stall. A failure (a
 // table the user deleted) is logged, and that table guards nothing.
-func (s *Server) readModeKeys(ctx context.Context, c *controlmode.Conn, rel release) *modekeys.Table {
+func (kg *keyGuards) readModeKeys(ctx context.Context, c *controlmode.Conn, rel release) *modekeys.Table {
 	read := func(table string) []string {
 		cmd := controlmode.NewCommand("list-keys", "-T", table, "-F", "#{key_string} #{key_command}")
 		if !rel.atLeast(3, 4) {
 			cmd = controlmode.NewCommand("list-keys", "-T", table) // no -F yet
 		}
-		rs, err := s.send(ctx, c, cmd)
+		rs, err := kg.host.send(ctx, c, cmd)
 		if err != nil {
-			s.opts.Logger.Warn("reading a copy-mode key table failed; its keys that open a prompt in the pane are not refused", "socket", s.sock.String(), "table", table, "err", err)
+			kg.log.Warn("reading a copy-mode key table failed; its keys that open a prompt in the pane are not refused", "socket", kg.sock, "table", table, "err", err)
 			return nil
 		}
 		if !rel.atLeast(3, 4) {
@@ -121,8 +155,8 @@ type keyGuard struct {
 // guardFor returns the guard of keys sent by a call that means to drive
 // the pane's mode (drive), or does not. It connects first: the guard
 // depends on the server's release.
-func (s *Server) guardFor(ctx context.Context, drive bool) (keyGuard, error) {
-	guard, err := s.guards(ctx)
+func (kg *keyGuards) guardFor(ctx context.Context, drive bool) (keyGuard, error) {
+	guard, err := kg.guards(ctx)
 	if err != nil {
 		return keyGuard{}, err
 	}
@@ -130,11 +164,11 @@ func (s *Server) guardFor(ctx context.Context, drive bool) (keyGuard, error) {
 }
 
 // guards is guardFor for calls of both kinds, with one connect.
-func (s *Server) guards(ctx context.Context) (func(drive bool) keyGuard, error) {
-	if _, err := s.link.connect(ctx); err != nil {
+func (kg *keyGuards) guards(ctx context.Context) (func(drive bool) keyGuard, error) {
+	if err := kg.host.connect(ctx); err != nil {
 		return nil, err
 	}
-	table, anyMode := s.link.modeKeys(), s.release().expandsRepeatCount()
+	table, anyMode := kg.host.modeKeys(), kg.host.release().expandsRepeatCount()
 	return func(drive bool) keyGuard { return keyGuard{table: table, anyMode: anyMode && !drive} }, nil
 }
 
@@ -177,11 +211,11 @@ func sendKeysCommand(target string, literal bool, args []string, g keyGuard) (cm
 // id or target) is in one, by a look before they are sent: for tmux
 // before 3.4, where the guard cannot tell. It returns nil at once on later
 // releases, or when drive is set.
-func (s *Server) refuseInModeFirst(ctx context.Context, drive bool, pane string) error {
-	if drive || s.release().expandsRepeatCount() {
+func (kg *keyGuards) refuseInModeFirst(ctx context.Context, drive bool, pane string) error {
+	if drive || kg.host.release().expandsRepeatCount() {
 		return nil
 	}
-	_, err := s.firstInMode(ctx, []string{pane})
+	_, err := kg.firstInMode(ctx, []string{pane})
 	return err
 }
 
@@ -189,12 +223,12 @@ func (s *Server) refuseInModeFirst(ctx context.Context, drive bool, pane string)
 // the first in a mode, and its refusal; -1 and nil if none is. A look that
 // fails fails the send before any key: the index of its pane (0 for a
 // stuck server) and the error.
-func (s *Server) firstInMode(ctx context.Context, panes []string) (int, error) {
+func (kg *keyGuards) firstInMode(ctx context.Context, panes []string) (int, error) {
 	cmds := make([]controlmode.Command, len(panes))
 	for i, p := range panes {
 		cmds[i] = controlmode.NewCommand("display-message", "-p", "-t", p, "#{pane_id} #{pane_mode}")
 	}
-	rs, err := s.exec(ctx, cmds...)
+	rs, err := kg.host.exec(ctx, cmds...)
 	if err != nil && len(rs) != len(cmds) {
 		return 0, err
 	}
@@ -222,7 +256,7 @@ func inModeError(pane, mode string) error {
 // pass. again reports that the pane is in no mode the guard refuses any
 // more (it was left in between): nothing was sent, and the keys may be
 // sent again.
-func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refused guarded) (again bool, _ error) {
+func (kg *keyGuards) refusedInMode(ctx context.Context, err error, pane string, refused guarded) (again bool, _ error) {
 	// The guard expands to 0 in a mode it refuses, which tmux answers
 	// with "repeat count too small"; any other failure is tmux's own.
 	var ce *controlmode.CommandError
@@ -230,7 +264,7 @@ func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refu
 		return false, err
 	}
 	mode := "copy or view mode"
-	if rs, merr := s.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}")); merr == nil {
+	if rs, merr := kg.host.exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_mode}")); merr == nil {
 		m := strings.Join(rs[0].Lines, "")
 		switch {
 		case refused.anyMode && m != "":
@@ -238,7 +272,7 @@ func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refu
 		case m == "copy-mode" || m == "view-mode":
 			mode = m
 		default:
-			s.opts.Logger.Info("keys refused in a mode, and the pane is not in it now", "pane", pane, "mode", m)
+			kg.log.Info("keys refused in a mode, and the pane is not in it now", "pane", pane, "mode", m)
 			return true, errorf(KindRefused, "pane %s left its mode while the keys were checked; nothing was sent: send them again", pane)
 		}
 	}
@@ -248,7 +282,7 @@ func (s *Server) refusedInMode(ctx context.Context, err error, pane string, refu
 	return false, fix(errorf(KindRefused,
 		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(refused.waiting), s.release().version), RemedyLeaveMode)
+		pane, mode, quotedList(refused.waiting), kg.host.release().version), RemedyLeaveMode)
 
 }
 
@@ -275,8 +309,8 @@ func paneName(id, target string) string {
 // batchInMode is firstInMode for the ops of a batch line whose targets
 // are targets, before 3.4: the index of the first op not meant for a mode
 // whose pane is in one, and its refusal.
-func (s *Server) batchInMode(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
-	if s.release().expandsRepeatCount() {
+func (kg *keyGuards) batchInMode(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
+	if kg.host.release().expandsRepeatCount() {
 		return -1, nil
 	}
 	var look []string
@@ -289,7 +323,7 @@ func (s *Server) batchInMode(ctx context.Context, ops []SendKeysOp, targets []st
 	if len(look) == 0 {
 		return -1, nil
 	}
-	k, err := s.firstInMode(ctx, look)
+	k, err := kg.firstInMode(ctx, look)
 	if k < 0 {
 		return -1, nil
 	}

@@ -52,14 +52,14 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	if err != nil {
 		return "", err
 	}
-	guard, err := s.guardFor(ctx, a.DriveMode)
+	guard, err := s.keys.guardFor(ctx, a.DriveMode)
 	if err != nil {
 		return "", err
 	}
-	if err := s.refuseInModeFirst(ctx, a.DriveMode, t); err != nil {
+	if err := s.keys.refuseInModeFirst(ctx, a.DriveMode, t); err != nil {
 		return "", err
 	}
-	if err := s.refuseCrashingKeys(ctx, t, sendKeyNames(a)); err != nil {
+	if err := s.keys.refuseCrashingKeys(ctx, t, sendKeyNames(a)); err != nil {
 		return "", err
 	}
 	pre := s.beforeInput(ctx, inputTo{t, typedOf(a)})
@@ -78,12 +78,12 @@ func (s *Server) SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (str
 	}
 	id, mark, err := send()
 	if err != nil {
-		again, rerr := s.refusedInMode(ctx, err, paneName(id, t), refused)
+		again, rerr := s.keys.refusedInMode(ctx, err, paneName(id, t), refused)
 		if !again {
 			return id, rerr
 		}
 		if id, mark, err = send(); err != nil {
-			_, err = s.refusedInMode(ctx, err, paneName(id, t), refused)
+			_, err = s.keys.refusedInMode(ctx, err, paneName(id, t), refused)
 			return id, err
 		}
 	}
@@ -149,7 +149,7 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		outs = append(outs, SendKeysOutcome{Err: err})
 		return stopOnError
 	}
-	guardFor, err := s.guards(ctx)
+	guardFor, err := s.keys.guards(ctx)
 	if err != nil {
 		for i := range ops {
 			if fail(err) {
@@ -169,10 +169,10 @@ func (s *Server) SendKeysBatch(ctx context.Context, ops []SendKeysOp, stopOnErro
 		b := packBatch(ops, i, guardFor)
 		// Before 3.4, an op for a pane in a mode ends the line before it,
 		// and fails on its own.
-		k, err := s.batchInMode(ctx, ops[i:b.end], b.targets)
+		k, err := s.keys.batchInMode(ctx, ops[i:b.end], b.targets)
 		if k < 0 {
 			// Keys bound to a command that crashes this release, too.
-			k, err = s.batchCrashing(ctx, ops[i:b.end], b.targets)
+			k, err = s.keys.batchCrashing(ctx, ops[i:b.end], b.targets)
 		}
 		if k == 0 {
 			if fail(err) {
@@ -276,7 +276,7 @@ func (s *Server) batchOutcome(ctx context.Context, pre inputStart, op SendKeysOp
 		if err == nil {
 			out.PaneID = id
 		}
-		_, out.Err = s.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.refused[k])
+		_, out.Err = s.keys.refusedInMode(ctx, out.Err, paneName(id, b.targets[k]), b.refused[k])
 		return out
 	}
 	id, mark, _ := engine.MarkOf(rs[first], b.targets[k])

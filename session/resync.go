@@ -12,7 +12,7 @@ import (
 // prompt, then reads the server's generation, version and whole model in
 // one round trip, and its mode keys where the release binds them.
 func (s *Server) readyClient(ctx context.Context, c *controlmode.Conn) (serverInfo, error) {
-	s.holdPrompt(ctx, c) // before any call can send keys: see modes.go
+	s.keys.holdPrompt(ctx, c) // before any call can send keys: see modes.go
 	_, epoch := s.model.needsSync()
 	cmds := append([]controlmode.Command{
 		controlmode.NewCommand("display-message", "-p", "#{pid}:#{start_time}"),
@@ -29,7 +29,7 @@ func (s *Server) readyClient(ctx context.Context, c *controlmode.Conn) (serverIn
 	rel := releaseOf(info.version)
 	s.installSync(epoch, info.gen, rel, rs[2:])
 	if rel.bindsPanePrompts() || rel.crashesInCopyMode() {
-		info.keys = s.readModeKeys(ctx, c, rel)
+		info.keys = s.keys.readModeKeys(ctx, c, rel)
 	}
 	return info, nil
 }

@@ -27,6 +27,7 @@ type Server struct {
 	shots     *oneShots      // the one-shot tmux processes
 	streams   panestream.Set // pane output, from every client of this Server
 	listeners listeners      // subscribers to changes
+	keys      keyGuards      // what send-keys must refuse (modes.go)
 
 	// gate keeps apart what crashes tmux when it meets in one turn of its
 	// loop: a client of ours still attaching and any notification, a
@@ -56,6 +57,7 @@ func newServer(opts *Options, sock Socket) *Server {
 		gate: crashgate.New(gateDir(opts, sock), &crashgate.Options{Wait: opts.gateWait}),
 	}
 	s.Engine = engine.New(engineHost{s}, opts.Logger)
+	s.keys = keyGuards{host: serverGuards{s}, log: opts.Logger, sock: sock.String()}
 	s.Recordings = recording.New(recordingHost{engineHost{s}}, opts.Logger)
 	s.shots = &oneShots{opts: opts, sock: sock, gate: s.gate}
 	s.link = newLink(tmuxClients{opts, sock}, s.gate, linkEvents{

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/foreground"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
 
@@ -66,9 +67,9 @@ type sshHost struct {
 	env      []string // SSHOptions.Env
 	timeout  time.Duration
 	persist  time.Duration
-	starting chan struct{} // capacity 1: held while a master starts
-	probing  chan struct{} // capacity 1: held by the call that uses prober
-	prober   *fgProber     // the foreground prober; nil until used
+	starting chan struct{}      // capacity 1: held while a master starts
+	probing  chan struct{}      // capacity 1: held by the call that uses prober
+	prober   *foreground.Prober // nil until used
 
 	mu      sync.Mutex // guards closed
 	closed  bool

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/foreground"
 )
 
 // The words the engine and package session share, which session
@@ -46,17 +47,7 @@ type SendKeysArgs struct {
 }
 
 // Foreground is what the kernel tells of a pane's foreground program.
-type Foreground struct {
-	// Known reports whether the kernel told; Reading is meaningful only
-	// then.
-	Known bool
-	// Reading reports whether the program is blocked reading the pane's
-	// terminal.
-	Reading bool
-	// Wchan is what the thread that decided waits in, as the kernel names
-	// it ("" when it runs).
-	Wchan string
-}
+type Foreground = foreground.State
 
 // ownerKey is the context key of the caller's owner identity.
 type ownerKey struct{}

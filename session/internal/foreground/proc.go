@@ -1,14 +1,22 @@
-package session
+package foreground
 
 import (
 	"os"
+	"runtime"
 	"strings"
 )
 
-// collectProc reads from /proc of this machine what foregroundScript
-// prints for the pane whose process is pid, in the same form; "" when
-// /proc does not have it (not Linux, or the process is gone).
-func collectProc(pid string) string {
+// ProcReadable reports whether this machine has the /proc that
+// [ReadProc] reads: Linux's.
+func ProcReadable() bool {
+	return runtime.GOOS == "linux" && dirExists("/proc/self")
+}
+
+// ReadProc returns the report of the pane whose process is pid, read
+// from /proc of this machine in this process: what the script of [Args]
+// prints there. It is "" when /proc does not have it (not Linux, or the
+// process is gone).
+func ReadProc(pid string) string {
 	stat, ok := procStat("/proc/" + pid + "/stat")
 	if !ok || len(stat) < 6 {
 		return ""
@@ -104,6 +112,7 @@ func readTrim(path string) string {
 	return strings.TrimSpace(string(data))
 }
 
+// dirExists reports whether p is a directory.
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
