@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +121,16 @@ func TestAgentStateShells(t *testing.T) {
 			wantState(t, "read", c.settledState(t, pane, "blocked"), "blocked", "read", question)
 			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "abc"}, nil)
 			wantState(t, "read answered", c.settledState(t, pane, "done"), "done")
+
+			// The same read inside a command run_command typed: the shell
+			// reads, so the command is blocked, not working.
+			bg = commandResult{}
+			c.ok(t, "run_command", map[string]any{"pane_id": pane, "command": read + "; echo got-$x", "background": true}, &bg)
+			wantState(t, "read in run_command", c.settledState(t, pane, "blocked"), "blocked", "our command", question)
+			c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "xyz"}, nil)
+			if done, _ := c.waitCommand(t, bg.CommandID, 30); done.status() != "0" || !strings.HasSuffix(fmt.Sprint(done.Output), " got-xyz]") {
+				t.Fatalf("read in run_command, answered: got %+v", done)
+			}
 		})
 	}
 }

@@ -335,6 +335,18 @@ func questionText(rows []string, i int, a compiled, k int) string {
 func classifyShell(f Facts) Result {
 	switch {
 	case f.Run.Known && f.Run.Running:
+		// The shell itself reading the terminal inside our command is a
+		// read builtin waiting for this pane's keyboard.
+		if !f.recent() && f.Screen != nil && !f.Screen.Alternate {
+			switch row := f.Screen.cursorRow(); {
+			case f.Foreground.Known && f.Foreground.Reading:
+				return blockedOn(f, row, "the shell reads input in our command (read)")
+			case !f.Foreground.Known && strings.TrimSpace(row) != "":
+				// fish waits on several descriptors: the kernel does
+				// not tell, its row does.
+				return blockedOn(f, row, "the shell waits for input in our command (a read?)")
+			}
+		}
 		return Result{State: Working, Detail: "our command runs in the shell"}
 	case f.Run.Known:
 		// Ended, and nothing typed since: the shell may still be on its
