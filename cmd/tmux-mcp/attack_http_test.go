@@ -29,7 +29,9 @@ const createBody = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"nam
 // panes of fx's server, and its buffers.
 func tmuxState(t *testing.T, fx *fixtures.Server) string {
 	t.Helper()
-	panes := fx.Tmux(t, "list-panes", "-a", "-F", "#{session_id} #{session_name} #{window_id} #{window_name} #{pane_id} #{pane_dead}")
+	// A window's automatic name follows its pane's program ("tmux" until
+	// the shell starts): only a name someone set is the window's state.
+	panes := fx.Tmux(t, "list-panes", "-a", "-F", "#{session_id} #{session_name} #{window_id} #{?automatic-rename,auto,#{window_name}} #{pane_id} #{pane_dead}")
 	bufs, _ := fx.TryTmux("list-buffers", "-F", "#{buffer_name} #{buffer_size}") // none is an error on some releases
 	return panes + "\n--- buffers\n" + bufs
 }
