@@ -22,7 +22,14 @@ import (
 // ahead (the terminal echoed it first): such a line is echo again when
 // what comes before the typed text is nothing or looks like a prompt
 // (it ends with one of promptEnds).
+//
+// Input that typed nothing (an Enter after a long typed line) starts the
+// read on the typed line's row: a line editor that held back drawing the
+// line while keys were pending (zsh) draws its rest then. The first line
+// read, a part of that typed line's end, is that rest, and echo.
 type EchoFilter struct {
+	rest    string   // the long typed line the read starts on the row of, if any
+	read    bool     // a line was read
 	pending []string // fresh typed lines not yet seen echoed, in order
 	again   []string // long typed lines a line editor may echo after a prompt
 	output  bool     // a line of the program's own was read
@@ -37,6 +44,9 @@ type EchoFilter struct {
 // line editor's second echo).
 func NewEchoFilter(typed []string, fresh int) *EchoFilter {
 	e := &EchoFilter{}
+	if n := len(typed); fresh == 0 && n > 0 && long(strings.TrimSpace(typed[n-1])) {
+		e.rest = strings.TrimSpace(typed[n-1])
+	}
 	for i, t := range typed {
 		t = strings.TrimSpace(t)
 		switch {
@@ -78,6 +88,12 @@ func (e *EchoFilter) Line(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
+	first := !e.read
+	e.read = true
+	if r := strings.TrimLeft(l, " \t"); first && r != "" && len(r) < len(e.rest) && strings.HasSuffix(e.rest, r) {
+		e.skip(l)
+		return true
+	}
 	if !e.output && len(e.pending) > 0 && strings.HasSuffix(l, e.pending[0]) {
 		if long(e.pending[0]) {
 			e.again = append(e.again, e.pending[0])

@@ -43,6 +43,14 @@ func TestEchoFilter(t *testing.T) {
 			[]string{"hello ahead", "got:hello ahead", "$ hello ahead"}, []string{"got:hello ahead"}},
 		{"long, typed by an earlier input, echoed again", []string{"sleep 2; echo DONE_42"}, -1,
 			[]string{"$ sleep 2; echo DONE_42", "DONE_42"}, []string{"DONE_42"}},
+		// zsh drew "sleep " as it read it and the rest, typed ahead, only
+		// when Enter came: after the Enter's mark, on the typed row.
+		{"long, its rest drawn after the Enter", []string{`sleep 0.3; echo DONE_4""2 DONE_42`}, -1,
+			[]string{`        0.3; echo DONE_4""2 DONE_42`, "DONE_42 DONE_42"}, []string{"DONE_42 DONE_42"}},
+		{"long, output that is its end, not first", []string{"echo hello world again"}, -1,
+			[]string{"", "hello world again"}, []string{"", "hello world again"}},
+		{"short, its end printed first", []string{"142"}, -1,
+			[]string{"42"}, []string{"42"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
