@@ -27,29 +27,61 @@ func TestReadSinceFullHistory(t *testing.T) {
 	}
 	st := s.streams.Get(pane)
 	// write writes text to the pane and waits until its last line is out.
-	write := func(text, last string) {
+	// It reports false when the stream says output after the write's start
+	// was lost instead (tmux paused the pane for a client 5 s behind, or
+	// the client ended: seen once on a loaded machine), which the test
+	// cannot read through: the caller starts again from a fresh cursor.
+	write := func(text, last string) bool {
 		t.Helper()
 		pos, _ := st.Position()
 		if _, err := fmt.Fprint(tty, text); err != nil {
 			t.Fatal(err)
 		}
-		for !bytes.Contains(st.Read(pos).Data, []byte(last+"\r\n")) {
-			if err := st.Wait(ctx, st.Read(pos).Next); err != nil {
-				t.Fatal(err)
+		for {
+			rd := st.Read(pos)
+			switch {
+			case bytes.Contains(rd.Data, []byte(last+"\r\n")):
+				return true
+			case rd.Paused || rd.ConnLost || rd.Missed > 0:
+				t.Logf("output after %s was lost (paused %v, client ended %v, %d bytes missed): again", last, rd.Paused, rd.ConnLost, rd.Missed)
+				return false
+			}
+			if err := st.Wait(ctx, rd.Next); err != nil {
+				t.Fatalf("waiting for %s: %v; the stream holds %q", last, err, rd.Data)
 			}
 		}
+	}
+	// fresh is a cursor at the pane's end now.
+	fresh := func() SinceResult {
+		t.Helper()
+		r, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
 	var fill strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&fill, "fill-%d\n", i)
 	}
-	write(fill.String(), "fill-199")
+	for try := 0; !write(fill.String(), "fill-199"); try++ {
+		if try == 3 {
+			t.Fatal("the stream lost output on every try")
+		}
+		r = fresh()
+	}
 	if r, err = s.CaptureSince(ctx, SinceArgs{Cursor: r.Cursor}); err != nil || !slices.Contains(r.Lines, "fill-199") || r.LinesMissed {
 		t.Fatalf("200 lines past a history of 50: got %d lines, %v", len(r.Lines), err)
 	}
-	for round := range 12 {
+	for round, tries := 0, 0; round < 12; round++ {
 		a, b := fmt.Sprint("a-", round), fmt.Sprint("b-", round)
-		write(a+"\n"+b+"\n", b)
+		if !write(a+"\n"+b+"\n", b) {
+			if tries++; tries == 3 {
+				t.Fatal("the stream lost output three times")
+			}
+			r, round = fresh(), round-1
+			continue
+		}
 		lines, ok, err := engine.ReadSinceGrid(ctx, s.Engine, pane, st, r.Cursor)
 		if err != nil || !ok || !slices.Equal(lines, []string{a, b}) {
 			t.Fatalf("round %d, from cursor %q: got %q (%v) %v, want %s and %s from the grid", round, r.Cursor, lines, ok, err, a, b)
