@@ -19,9 +19,10 @@
 //
 //   - follow.go: paneFollow, the one follower of a pane's output that
 //     every wait and read below stands on, its answers to the pane's end
-//     and to the end of the client that delivered its output, and until,
-//     the one loop of every wait (timeout, the caller's end, a step's
-//     error).
+//     and to the end of the client that delivered its output, and loop,
+//     the one loop of every follower (the waits, a key's reaction,
+//     run_command's follower, the wait for agent states), each of which
+//     gives it only a step; until is loop with a wait's timeout.
 //   - wait.go: what every wait shares (its arguments, results, entry look
 //     and matching) and the wait for quiet; wait_text.go: the wait for
 //     text; first_prompt.go: the hold for a shell's first prompt;

@@ -499,6 +499,55 @@ func TestEnginePressKeys(t *testing.T) {
 	}
 }
 
+// TestEngineAwaitReaction runs a key's wait for its reaction (the loop
+// with reaction as its step) against stream events: it ends settle after
+// the last output, at pace at the latest, at once when the pane goes, and
+// says whether anything printed.
+func TestEngineAwaitReaction(t *testing.T) {
+	const pace, settle = time.Second, 100 * time.Millisecond
+	for _, tc := range []struct {
+		name    string
+		events  []streamEvent
+		reacted bool
+		took    time.Duration
+		kind    errs.Kind
+	}{
+		{name: "silence lasts the pace", took: pace},
+		{name: "one output, then settle", events: []streamEvent{{after: 30 * time.Millisecond, output: "x"}},
+			reacted: true, took: 130 * time.Millisecond},
+		{name: "each output restarts settle", events: []streamEvent{{after: 30 * time.Millisecond, output: "x"},
+			{after: 80 * time.Millisecond, output: "y"}, {after: 80 * time.Millisecond, output: "z"}},
+			reacted: true, took: 290 * time.Millisecond},
+		{name: "output that never settles lasts the pace", events: []streamEvent{{output: "a"},
+			{after: 90 * time.Millisecond, output: "b"}, {after: 90 * time.Millisecond, output: "c"},
+			{after: 90 * time.Millisecond, output: "d"}, {after: 90 * time.Millisecond, output: "e"},
+			{after: 90 * time.Millisecond, output: "f"}, {after: 90 * time.Millisecond, output: "g"},
+			{after: 90 * time.Millisecond, output: "h"}, {after: 90 * time.Millisecond, output: "i"},
+			{after: 90 * time.Millisecond, output: "j"}, {after: 90 * time.Millisecond, output: "k"},
+			{after: 90 * time.Millisecond, output: "l"}, {after: 90 * time.Millisecond, output: "m"}},
+			reacted: true, took: pace},
+		{name: "the pane goes", events: []streamEvent{{after: 30 * time.Millisecond, output: "bye"}, {closed: true}},
+			reacted: true, took: 30 * time.Millisecond, kind: errs.KindNotFound},
+		{name: "the caller gives up", events: []streamEvent{{after: 50 * time.Millisecond, cancel: true}},
+			took: 50 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reacted, took, err := drive(t, nil, tc.events, func(ctx context.Context, e *Engine) (bool, error) {
+				f, err := e.followPane(ctx, fakePane)
+				if err != nil {
+					return false, err
+				}
+				defer f.stop()
+				return awaitReaction(ctx, f, pace, settle)
+			})
+			wantError(t, err, tc.kind, "exited while waiting")
+			if reacted != tc.reacted || took != tc.took {
+				t.Errorf("reacted %v after %v, want %v after %v", reacted, took, tc.reacted, tc.took)
+			}
+		})
+	}
+}
+
 // TestEngineWaitAfterInput runs WaitForText after input this process
 // typed (SinceInput): the pane's echo of the typed line is not matched,
 // what it printed after the input is, also when it came before the wait.

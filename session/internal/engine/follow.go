@@ -181,17 +181,45 @@ func paneExited(pane string) error {
 	return errs.Errorf(errs.KindNotFound, "pane %s exited while waiting", pane)
 }
 
-// A waitStep is one wait's part of the loop every wait runs (see
-// paneFollow.until): what it does when its timer ticks, and with output.
-// Each reports whether the wait is over; an error of output ends it too.
+// A waitStep is one follower's part of the loop every follower of a pane
+// runs (see paneFollow.loop): what it does when its timer ticks, and with
+// output. Each reports whether the following is over; an error of output
+// ends it too. ctx is the loop's.
 type waitStep interface {
-	tick() (over bool)
-	output(wctx context.Context) (over bool, err error)
+	tick(ctx context.Context) (over bool)
+	output(ctx context.Context) (over bool, err error)
 }
 
-// until is the one loop of every wait: it waits on the pane's stream or
-// tick, hands each to w, until w says the wait is over, the timeout
-// passes, or ctx (the caller's) ends, each of which has one answer here:
+// loop is the one loop of every follower of a pane, as a result reader
+// owns the loop over its rows: it waits on the pane's stream or tick and
+// hands each to w, until w says it is over (nil) or ctx ends or w.output
+// fails (that error). The waits (until), a key's reaction
+// (awaitReaction), run_command's follower (follower.run) and the wait for
+// agent states (watchOutput) all run it; what differs between them is
+// only their step.
+func (f *paneFollow) loop(ctx context.Context, tick <-chan time.Time, w waitStep) error {
+	for {
+		ticked, err := f.wait(ctx, tick)
+		over := false
+		switch {
+		case err != nil:
+			return err
+		case ticked:
+			over = w.tick(ctx)
+		default:
+			over, err = w.output(ctx)
+		}
+		switch {
+		case err != nil:
+			return err
+		case over:
+			return nil
+		}
+	}
+}
+
+// until is loop for a wait with a timeout, each way of whose ending has
+// one answer here:
 //
 //   - w is over: over is true;
 //   - the timeout, also when it came during w's own pause or read:
@@ -202,26 +230,15 @@ type waitStep interface {
 func (f *paneFollow) until(ctx context.Context, timeout time.Duration, tick <-chan time.Time, w waitStep) (timedOut bool, err error) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	for {
-		ticked, err := f.wait(wctx, tick)
-		over := false
-		switch {
-		case err != nil:
-		case ticked:
-			over = w.tick()
-		default:
-			over, err = w.output(wctx)
-		}
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return false, errs.FromExec(ctx.Err())
-		case err != nil && wctx.Err() != nil:
-			return true, nil
-		case err != nil:
-			return false, f.ended(err)
-		case over:
-			return false, nil
-		}
+	switch err := f.loop(wctx, tick, w); {
+	case err == nil:
+		return false, nil
+	case ctx.Err() != nil:
+		return false, errs.FromExec(ctx.Err())
+	case wctx.Err() != nil:
+		return true, nil
+	default:
+		return false, f.ended(err)
 	}
 }
 

@@ -2,27 +2,21 @@ package engine
 
 import (
 	"context"
-	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
-// What package session's own followers of a pane (the wait for agent
-// states, the recordings) and its agent classifier use of the engine.
+// What package session's own follower of a pane (the recordings) and
+// its agent classifier use of the engine.
 // Functions, not methods: an Engine's exported methods are the Server's.
 
 // Follow is the engine's follower of one pane's output (paneFollow), for
 // a follower of package session's.
 type Follow struct{ f *paneFollow }
 
-// FollowPane starts following pane's output from its current end.
-func FollowPane(ctx context.Context, e *Engine, pane string) (Follow, error) {
-	f, err := e.followPane(ctx, pane)
-	return Follow{f}, err
-}
-
-// FollowPaneIn is FollowPane for a pane whose session is known.
+// FollowPaneIn starts following pane (in session sessionID) from its
+// stream's current end.
 func FollowPaneIn(e *Engine, pane, sessionID string) (Follow, error) {
 	f, err := e.followPaneIn(pane, sessionID)
 	return Follow{f}, err
@@ -35,26 +29,10 @@ func (x Follow) Stop() { x.f.stop() }
 // pane printed so far is not wanted.
 func (x Follow) Skip() { x.f.skip() }
 
-// Wait blocks until the stream has something after the cursor (output, a
-// pause, the pane's end), tick fires (ticked is true) or ctx ends.
-func (x Follow) Wait(ctx context.Context, tick <-chan time.Time) (ticked bool, err error) {
-	return x.f.wait(ctx, tick)
-}
-
 // Read takes what the stream holds after the cursor and moves the cursor
 // past it, without waiting, with the error that ended the following (see
 // paneFollow.read).
 func (x Follow) Read(ctx context.Context) (panestream.Read, error) { return x.f.read(ctx) }
-
-// Cursor is the stream's position read up to.
-func (x Follow) Cursor() int64 { return x.f.cursor }
-
-// Printed returns how many bytes of output r holds, not counting the
-// marks the stream puts where output was lost.
-func Printed(r panestream.Read) int { return printed(r) }
-
-// PaneExited is the error of a wait on pane that exited.
-func PaneExited(pane string) error { return paneExited(pane) }
 
 // Prompt returns the prompt pane's shell drew after the last command
 // RunCommand followed there, "" if none is known.

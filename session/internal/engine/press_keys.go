@@ -134,21 +134,37 @@ func (e *Engine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 func awaitReaction(ctx context.Context, f *paneFollow, pace, settle time.Duration) (bool, error) {
 	pctx, cancel := context.WithTimeout(ctx, pace)
 	defer cancel()
-	reacted := false
-	for {
-		wait := pace
-		if reacted {
-			wait = settle
-		}
-		if !f.waitFor(pctx, wait) {
-			return reacted, nil
-		}
-		r, err := f.read(ctx)
-		reacted = reacted || printed(r) > 0
-		if err != nil {
-			return reacted, err
-		}
+	r := &reaction{ctx: ctx, f: f, settle: settle, settled: time.NewTimer(time.Hour)}
+	r.settled.Stop()
+	defer r.settled.Stop()
+	_ = f.loop(pctx, r.settled.C, r) // else pace passed, or the caller ended
+	return r.reacted, r.err
+}
+
+// A reaction is awaitReaction's step: output starts (and restarts) the
+// settle timer, whose tick ends the wait.
+type reaction struct {
+	ctx     context.Context // the caller's: a rejoin outlives pace
+	f       *paneFollow
+	settle  time.Duration
+	settled *time.Timer
+	reacted bool
+	err     error // the read's: the end of the following
+}
+
+func (r *reaction) tick(context.Context) bool { return true }
+
+func (r *reaction) output(context.Context) (bool, error) {
+	rd, err := r.f.read(r.ctx)
+	r.reacted = r.reacted || printed(rd) > 0
+	if err != nil {
+		r.err = err
+		return false, err
 	}
+	if r.reacted {
+		r.settled.Reset(r.settle)
+	}
+	return false, nil
 }
 
 // pressedThen is the failure of key i of n pressed one at a time: the

@@ -540,44 +540,41 @@ type follower struct {
 // (respawn-pane -k), whose start-up lines they may be.
 const burstGap = 50 * time.Millisecond
 
+// run follows the pane until the command ends: the one loop (see
+// paneFollow.loop), with output and tick as its steps.
 func (f *follower) run(ctx context.Context) {
-	for {
-		ticked, err := f.pane.wait(ctx, f.timer.C)
-		if err != nil {
-			// Ended by a wait that looked at the pane, or no longer
-			// followed.
-			f.finish("", 0, false, errs.AfterChange(errs.Errorf(errs.KindConnLost,
-				"command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", f.c.id, f.c.pane)))
-			return
-		}
-		if ticked {
-			if f.tick(ctx) {
-				return
-			}
-			continue
-		}
-		f.lastData = time.Now()
-		r, end, ended := f.consume(ctx)
-		if ended {
-			return
-		}
-		if (end != nil || r.ConnLost) && f.lost(ctx, end) {
-			return
-		}
-		// Output the command did not end with: look at the pane for a
-		// respawn or a shell back at its prompt (C-c ended the command),
-		// at most every lookEvery, and once more lookEvery after the last
-		// look if output came meanwhile, so the last burst is looked at.
-		switch {
-		case time.Since(f.look) >= lookEvery:
-			if f.lookNow(ctx) {
-				return
-			}
-		case f.lookDue.IsZero():
-			f.lookDue = f.look.Add(lookEvery)
-		}
-		f.rearm()
+	if err := f.pane.loop(ctx, f.timer.C, f); err != nil {
+		// Ended by a wait that looked at the pane, or no longer followed.
+		f.finish("", 0, false, errs.AfterChange(errs.Errorf(errs.KindConnLost,
+			"command %s in pane %s is no longer followed (the server closed, or forgot it for newer ones); its outcome is unknown", f.c.id, f.c.pane)))
 	}
+}
+
+// output takes what the pane printed, and reports whether the command
+// ended; it never fails: how the following ended is the command's end.
+func (f *follower) output(ctx context.Context) (bool, error) {
+	f.lastData = time.Now()
+	r, end, ended := f.consume(ctx)
+	if ended {
+		return true, nil
+	}
+	if (end != nil || r.ConnLost) && f.lost(ctx, end) {
+		return true, nil
+	}
+	// Output the command did not end with: look at the pane for a
+	// respawn or a shell back at its prompt (C-c ended the command),
+	// at most every lookEvery, and once more lookEvery after the last
+	// look if output came meanwhile, so the last burst is looked at.
+	switch {
+	case time.Since(f.look) >= lookEvery:
+		if f.lookNow(ctx) {
+			return true, nil
+		}
+	case f.lookDue.IsZero():
+		f.lookDue = f.look.Add(lookEvery)
+	}
+	f.rearm()
+	return false, nil
 }
 
 // finish records how the command ended and gives the pane's watch back.

@@ -429,7 +429,7 @@ func (q *quietWait) output(wctx context.Context) (bool, error) {
 // tick handles the timer: a progress report due, or the end of the quiet
 // period. It reports whether the pane is quiet, and sets the timer again
 // if not.
-func (q *quietWait) tick() bool {
+func (q *quietWait) tick(context.Context) bool {
 	if q.quietNow() {
 		return true
 	}

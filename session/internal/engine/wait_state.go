@@ -96,7 +96,7 @@ func (e *Engine) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 	changed := make(chan int, len(ids))
 	gone := make(chan error, len(ids))
 	for i, id := range ids {
-		f, err := FollowPane(ctx, e, id)
+		f, err := e.followPane(ctx, id)
 		if err != nil {
 			return StateWaitResult{}, err
 		}
@@ -149,26 +149,35 @@ func (e *Engine) WaitForState(ctx context.Context, a StateWaitArgs) (StateWaitRe
 
 // watchOutput tells changed (i) each time the pane f follows prints, and
 // gone why the following ended, until ctx ends. It alone touches f.
-func watchOutput(ctx context.Context, f Follow, i int, changed chan<- int, gone chan<- error) {
-	defer f.Stop()
-	for {
-		if _, err := f.Wait(ctx, nil); err != nil {
-			return // the wait is over
-		}
-		r, err := f.Read(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				gone <- err
-			}
-			return
-		}
-		if Printed(r) > 0 {
-			select {
-			case changed <- i:
-			default: // a look is due already
-			}
+func watchOutput(ctx context.Context, f *paneFollow, i int, changed chan<- int, gone chan<- error) {
+	defer f.stop()
+	w := &outputWatch{f: f, i: i, changed: changed}
+	if err := f.loop(ctx, nil, w); err != nil && ctx.Err() == nil {
+		gone <- err
+	}
+}
+
+// An outputWatch is watchOutput's step: it tells changed of output.
+type outputWatch struct {
+	f       *paneFollow
+	i       int
+	changed chan<- int
+}
+
+func (w *outputWatch) tick(context.Context) bool { return false } // no tick
+
+func (w *outputWatch) output(ctx context.Context) (bool, error) {
+	r, err := w.f.read(ctx)
+	if err != nil {
+		return false, err
+	}
+	if printed(r) > 0 {
+		select {
+		case w.changed <- w.i:
+		default: // a look is due already
 		}
 	}
+	return false, nil
 }
 
 // lookStates reads the state of each pane, and reports whether the wait
@@ -179,7 +188,7 @@ func (e *Engine) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 		p, st, _, err := e.PaneState(ctx, PaneRef{PaneID: id})
 		if err != nil {
 			if errs.IsNotFound(err) {
-				return false, PaneExited(id)
+				return false, paneExited(id)
 			}
 			return false, err
 		}

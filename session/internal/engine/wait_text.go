@@ -287,7 +287,7 @@ func (t *textWait) follow() (WaitResult, error) {
 
 // tick reports the wait's progress: the ticks come only when the caller
 // asked for it.
-func (t *textWait) tick() bool {
+func (t *textWait) tick(context.Context) bool {
 	t.progress()
 	return false
 }
