@@ -588,61 +588,8 @@ func (p *Recordings) runRecorder(ctx context.Context, r *recorder, f engine.Foll
 	defer r.timer.Stop()
 	heartbeat := time.NewTicker(recordHeartbeat)
 	defer heartbeat.Stop()
-	var held []heldOutput
-	why := ""
-	write := func(err error) {
-		if err == nil || why != "" {
-			return
-		}
-		why = EndWriteFail
-		if errors.Is(err, cast.ErrFull) {
-			why = EndMaxBytes
-		}
-	}
-	output := func(at time.Time, b []byte) {
-		if b = bytes.ReplaceAll(b, []byte{0}, nil); len(b) > 0 {
-			write(w.Output(at, b))
-		}
-	}
-	// commit writes held output older than the hold-back (all of it when
-	// all), with the pending inputs in their places among it.
-	commit := func(now time.Time, all bool) {
-		r.mu.Lock()
-		inputs := r.inputs
-		r.mu.Unlock()
-		used := 0
-		for why == "" {
-			if used < len(inputs) && (len(held) == 0 || inputs[used].off <= held[0].off) {
-				in := inputs[used]
-				used++
-				write(w.Marker(in.at, in.label))
-				if in.typed != "" {
-					write(w.Input(in.at, in.typed))
-				}
-				continue
-			}
-			if len(held) == 0 {
-				break
-			}
-			h := &held[0]
-			if !all && now.Sub(h.at) < recordHoldBack {
-				break
-			}
-			if used < len(inputs) && inputs[used].off < h.off+int64(len(h.data)) {
-				n := inputs[used].off - h.off
-				output(h.at, h.data[:n])
-				h.data, h.off = h.data[n:], inputs[used].off
-				continue
-			}
-			output(h.at, h.data)
-			held = held[1:]
-		}
-		r.mu.Lock()
-		r.inputs = r.inputs[used:]
-		r.bytes, r.events = w.Size(), w.Events()
-		r.mu.Unlock()
-	}
-	for why == "" {
+	c := &castFeed{r: r, w: w, size: size}
+	for c.why == "" {
 		select {
 		case <-r.poke:
 		case <-heartbeat.C:
@@ -650,99 +597,181 @@ func (p *Recordings) runRecorder(ctx context.Context, r *recorder, f engine.Foll
 			r.cancel()
 		case <-ctx.Done():
 		}
-		// A stop reads what came before it, and ends.
-		stopping := ctx.Err() != nil
-		r.mu.Lock()
-		r.armed = false
-		marks := r.marks
-		r.marks = nil
-		resize := r.resize
-		r.resize = false
-		r.mu.Unlock()
-		from := f.Cursor()
-		rd, rerr := f.Read(ctx)
-		now := time.Now()
-		if rd.Missed > 0 {
-			commit(now, true)
-			write(w.Marker(now, fmt.Sprintf("%d bytes of output were not read in time", rd.Missed)))
-			from += rd.Missed
-		}
-		if rd.Paused {
-			commit(now, true)
-			write(w.Marker(now, "tmux paused the pane and dropped some output"))
-		}
-		// The output read, cut where each %output ended, at the time it
-		// arrived; what came after the last mark, at the time of the read.
-		data := rd.Data
-		from = rd.Next - int64(len(data))
-		for _, m := range marks {
-			if m.off <= from || len(data) == 0 {
-				continue
-			}
-			n := min(m.off-from, int64(len(data)))
-			held = append(held, heldOutput{off: from, at: m.at, data: data[:n]})
-			data, from = data[n:], from+n
-		}
-		if len(data) > 0 {
-			held = append(held, heldOutput{off: from, at: now, data: data})
-		}
-		if rerr != nil {
-			commit(now, true)
-			why = EndConnLost
-			if errs.IsNotFound(rerr) {
-				why = EndPaneGone
-			}
-			break
-		}
-		if stopping {
-			commit(now, true)
-			r.mu.Lock()
-			why = r.why
-			r.mu.Unlock()
-			switch {
-			case why != "":
-			case errors.Is(ctx.Err(), context.DeadlineExceeded):
-				why = EndMaxTime
-			default:
-				why = EndClosed
-			}
-			break
-		}
-		if resize {
-			c, rws, err := p.paneSize(ctx, r.pane)
-			switch {
-			case errs.IsNotFound(err):
-				commit(now, true)
-				why = EndPaneGone
-			case err == nil && (c != size[0] || rws != size[1]):
-				commit(now, true)
-				size = [2]int{c, rws}
-				write(w.Resize(time.Now(), c, rws))
-			}
-		}
-		commit(now, false)
-		if len(held) > 0 {
-			r.mu.Lock()
-			r.armLocked(max(time.Until(held[0].at.Add(recordHoldBack)), time.Millisecond))
-			r.mu.Unlock()
-		}
+		p.recordStep(ctx, c, f)
 	}
 	f.Stop()
 	end := time.Now()
-	werr := w.Close(end, "recording ended: "+why)
+	werr := w.Close(end, "recording ended: "+c.why)
 	if cerr := file.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr != nil && why != EndWriteFail {
+	if werr != nil && c.why != EndWriteFail {
 		p.log.Debug("closing a recording failed", "path", r.path, "err", werr)
 	}
 	r.cancel()
 	r.mu.Lock()
-	r.ended, r.endAt = why, end
+	r.ended, r.endAt = c.why, end
 	r.bytes, r.events = w.Size(), w.Events()
 	r.inputs, r.marks = nil, nil
 	r.mu.Unlock()
 	close(r.done)
+}
+
+// recordStep is one turn of runRecorder: it reads what the stream holds,
+// holds it back a while, writes what is old enough with the inputs in
+// their places, and sets why when the recording ends. A stop reads what
+// came before it, and ends.
+func (p *Recordings) recordStep(ctx context.Context, c *castFeed, f engine.Follow) {
+	r := c.r
+	stopping := ctx.Err() != nil
+	r.mu.Lock()
+	r.armed = false
+	marks := r.marks
+	r.marks = nil
+	resize := r.resize
+	r.resize = false
+	r.mu.Unlock()
+	rd, rerr := f.Read(ctx)
+	now := time.Now()
+	c.hold(rd, marks, now)
+	switch {
+	case rerr != nil:
+		c.commit(now, true)
+		c.why = EndConnLost
+		if errs.IsNotFound(rerr) {
+			c.why = EndPaneGone
+		}
+		return
+	case stopping:
+		c.commit(now, true)
+		r.mu.Lock()
+		c.why = r.why
+		r.mu.Unlock()
+		switch {
+		case c.why != "":
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			c.why = EndMaxTime
+		default:
+			c.why = EndClosed
+		}
+		return
+	case resize:
+		cols, rows, err := p.paneSize(ctx, r.pane)
+		switch {
+		case errs.IsNotFound(err):
+			c.commit(now, true)
+			c.why = EndPaneGone
+		case err == nil && (cols != c.size[0] || rows != c.size[1]):
+			c.commit(now, true)
+			c.size = [2]int{cols, rows}
+			c.write(c.w.Resize(time.Now(), cols, rows))
+		}
+	}
+	c.commit(now, false)
+	if len(c.held) > 0 {
+		r.mu.Lock()
+		r.armLocked(max(time.Until(c.held[0].at.Add(recordHoldBack)), time.Millisecond))
+		r.mu.Unlock()
+	}
+}
+
+// A castFeed is what runRecorder writes to its cast file: output held
+// back until it is recordHoldBack old, so that input noted meanwhile
+// goes in its place among it, and why the recording ended ("" while it
+// runs). Only runRecorder's goroutine touches it.
+type castFeed struct {
+	r    *recorder
+	w    *cast.Writer
+	size [2]int // the pane's size, as last written
+	held []heldOutput
+	why  string
+}
+
+// write notes the failure of a write to the file, which ends the
+// recording: a full file, or another error.
+func (c *castFeed) write(err error) {
+	if err == nil || c.why != "" {
+		return
+	}
+	c.why = EndWriteFail
+	if errors.Is(err, cast.ErrFull) {
+		c.why = EndMaxBytes
+	}
+}
+
+// output writes b as output at at, without the marks of lost output.
+func (c *castFeed) output(at time.Time, b []byte) {
+	if b = bytes.ReplaceAll(b, []byte{0}, nil); len(b) > 0 {
+		c.write(c.w.Output(at, b))
+	}
+}
+
+// hold takes what a read of the stream gave: lost output is marked where
+// it was lost; the output read is cut where each %output ended (marks),
+// each part at the time it arrived, and what came after the last mark at
+// the time of the read (now).
+func (c *castFeed) hold(rd panestream.Read, marks []outputMark, now time.Time) {
+	if rd.Missed > 0 {
+		c.commit(now, true)
+		c.write(c.w.Marker(now, fmt.Sprintf("%d bytes of output were not read in time", rd.Missed)))
+	}
+	if rd.Paused {
+		c.commit(now, true)
+		c.write(c.w.Marker(now, "tmux paused the pane and dropped some output"))
+	}
+	data := rd.Data
+	from := rd.Next - int64(len(data))
+	for _, m := range marks {
+		if m.off <= from || len(data) == 0 {
+			continue
+		}
+		n := min(m.off-from, int64(len(data)))
+		c.held = append(c.held, heldOutput{off: from, at: m.at, data: data[:n]})
+		data, from = data[n:], from+n
+	}
+	if len(data) > 0 {
+		c.held = append(c.held, heldOutput{off: from, at: now, data: data})
+	}
+}
+
+// commit writes held output older than the hold-back (all of it when
+// all), with the pending inputs in their places among it.
+func (c *castFeed) commit(now time.Time, all bool) {
+	r := c.r
+	r.mu.Lock()
+	inputs := r.inputs
+	r.mu.Unlock()
+	used := 0
+	for c.why == "" {
+		if used < len(inputs) && (len(c.held) == 0 || inputs[used].off <= c.held[0].off) {
+			in := inputs[used]
+			used++
+			c.write(c.w.Marker(in.at, in.label))
+			if in.typed != "" {
+				c.write(c.w.Input(in.at, in.typed))
+			}
+			continue
+		}
+		if len(c.held) == 0 {
+			break
+		}
+		h := &c.held[0]
+		if !all && now.Sub(h.at) < recordHoldBack {
+			break
+		}
+		if used < len(inputs) && inputs[used].off < h.off+int64(len(h.data)) {
+			n := inputs[used].off - h.off
+			c.output(h.at, h.data[:n])
+			h.data, h.off = h.data[n:], inputs[used].off
+			continue
+		}
+		c.output(h.at, h.data)
+		c.held = c.held[1:]
+	}
+	r.mu.Lock()
+	r.inputs = r.inputs[used:]
+	r.bytes, r.events = c.w.Size(), c.w.Events()
+	r.mu.Unlock()
 }
 
 // paneSize reads pane's size: an error of errs.KindNotFound if it is gone.
