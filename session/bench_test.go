@@ -372,3 +372,50 @@ func BenchmarkSendKeys_WaitForText(b *testing.B) {
 	b.ReportMetric(rt, "round-trip-µs")
 	b.ReportMetric(float64(waits[len(waits)/2].Microseconds())/rt, "wait/round-trip")
 }
+
+// BenchmarkCaptureSince is an agent reading what a pane printed since its
+// last look: a line printed, seen by a wait, then capture_since with the
+// cursor of the look before. It reports capture_since's median and p99,
+// the lines of commands each sent on the main client, and, measured in
+// the same process, the raw round trip with the median as a multiple of
+// it.
+func BenchmarkCaptureSince(b *testing.B) {
+	fx, s := newTestServer(b)
+	ctx := context.Background()
+	fx.NewSession(b, "since", "sh", "-c", `while read l; do echo "got $l"; done`)
+	pane := paneOf(b, s, "since")
+	ref := PaneRef{PaneID: pane}
+	res, err := s.CaptureSince(ctx, SinceArgs{Pane: ref})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cursor := res.Cursor
+	var took []time.Duration
+	var calls uint64
+	n := 0
+	for b.Loop() {
+		for range 100 {
+			n++
+			line := fmt.Sprintf("line-%d", n)
+			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: line, Literal: true, Enter: true}); err != nil {
+				b.Fatal(err)
+			}
+			if r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"got " + line}, MatchCase: true, Timeout: 10 * time.Second}); err != nil || r.Outcome != OutcomeMatched {
+				b.Fatal(r, err)
+			}
+			before, t0 := s.ConnStats().Calls, time.Now()
+			res, err := s.CaptureSince(ctx, SinceArgs{Pane: ref, Cursor: cursor})
+			took = append(took, time.Since(t0))
+			calls += s.ConnStats().Calls - before
+			if err != nil || !slices.Contains(res.Lines, "got "+line) {
+				b.Fatal(res, err)
+			}
+			cursor = res.Cursor
+		}
+	}
+	rt := roundTripUS(b, s, 300*time.Millisecond)
+	reportPercentiles(b, "capture", took)
+	b.ReportMetric(float64(calls)/float64(len(took)), "calls/capture")
+	b.ReportMetric(rt, "round-trip-µs")
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/rt, "capture/round-trip")
+}

@@ -29,6 +29,7 @@ type paneAt struct {
 	gridAt
 	cx, cy    int
 	alternate bool
+	session   string // the id of the session tmux has the pane in
 }
 
 // mark is the mark of the cursor's row, none on the alternate screen: a
@@ -42,7 +43,7 @@ func (p paneAt) mark() gridAt {
 }
 
 // sinceFormat prints what markNowOf reads.
-const sinceFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x} #{pane_width} #{alternate_on}"
+const sinceFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x} #{pane_width} #{alternate_on} #{session_id}"
 
 // markNowCommand prints where pane's cursor is in its grid.
 func markNowCommand(pane string) controlmode.Command {
@@ -52,19 +53,19 @@ func markNowCommand(pane string) controlmode.Command {
 // markNowOf reads the reply of markNowCommand.
 func markNowOf(r controlmode.Reply, pane string) (paneAt, error) {
 	f := strings.Fields(strings.Join(r.Lines, ""))
-	if len(f) != 7 || f[0] != pane {
+	if len(f) != 8 || f[0] != pane {
 		return paneAt{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
 	var n [5]int
 	for i := range n {
 		v, err := strconv.Atoi(f[i+1])
 		if err != nil {
-			return paneAt{}, nil // no mark: the stream is read instead
+			return paneAt{session: f[7]}, nil // no mark: the stream is read instead
 		}
 		n[i] = v
 	}
 	return paneAt{gridAt: gridAt{known: true, row: n[0] + n[2], hist: n[0], limit: n[1], width: n[4]},
-		cy: n[2], cx: n[3], alternate: f[6] == "1"}, nil
+		cy: n[2], cx: n[3], alternate: f[6] == "1", session: f[7]}, nil
 }
 
 // A sinceRead is what readSince found.
@@ -74,6 +75,7 @@ type sinceRead struct {
 	unfinished bool     // the cursor's row, or a row below it, is not blank
 	alternate  bool     // lines are a full-screen program's screen
 	mark       gridAt   // the cursor's row: where the next call reads from
+	session    string   // the id of the session tmux has the pane in
 }
 
 // readSince reads pane's rows from mark from to the end of the screen, as
@@ -83,7 +85,12 @@ type sinceRead struct {
 // was resized; the stream from offset serves then. A full-screen program's
 // screen is read as drawn (alternate).
 func (e *Engine) readSince(ctx context.Context, pane string, st *panestream.Stream, offset int64, from gridAt) (sinceRead, error) {
-	start := from.row - from.hist // from the screen's top row; negative in history
+	// From the screen's top row (negative in history), less the rows the
+	// output since scrolled away, as far as the stream tells: a guess,
+	// checked against the answer, that saves the second round trip when
+	// it is right (a shell at the bottom of its screen scrolls at each
+	// line).
+	start := from.row - from.hist - scrolledSince(st.Read(offset), from, e.host.PaneWidth(pane), e.host.PaneHeight(pane))
 	for try := 0; ; try++ {
 		rs, err := e.host.Exec(ctx, markNowCommand(pane),
 			controlmode.NewCommand("capture-pane", "-p", "-J", "-t", pane, "-S", strconv.Itoa(start), "-E", "-"),
@@ -95,7 +102,7 @@ func (e *Engine) readSince(ctx context.Context, pane string, st *panestream.Stre
 		if err != nil {
 			return sinceRead{}, err
 		}
-		res := sinceRead{mark: at.mark()}
+		res := sinceRead{mark: at.mark(), session: at.session}
 		if at.alternate {
 			// A full-screen program: its screen, as drawn, is what it shows.
 			res.ok, res.alternate = true, true
@@ -155,6 +162,24 @@ func sinceLines(rows, screen []string, at paneAt) ([]string, bool) {
 		}
 	}
 	return rows, true
+}
+
+// scrolledSince guesses how many rows the output r read since mark m
+// scrolled off the top of a pane width by height: those its cursor went
+// down past the screen's last row, starting on m's row. It is 0 where r
+// is not all the output since m, or moves the cursor in ways a row
+// tracker cannot follow.
+func scrolledSince(r panestream.Read, m gridAt, width, height int) int {
+	if r.Missed > 0 || r.Paused || r.ConnLost || width != m.width || height <= 0 {
+		return 0
+	}
+	t := paneread.RowTracker{Width: width}
+	_, _ = t.Write(r.Data)
+	_, _, down, ok := t.Rows()
+	if !ok {
+		return 0
+	}
+	return max(m.row-m.hist+down-(height-1), 0)
 }
 
 // rowNow returns the number row m has now that the pane's history holds

@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
+)
 
 func TestGridAtRowNow(t *testing.T) {
 	m := gridAt{known: true, row: 150, hist: 120, limit: 200, width: 80}
@@ -55,5 +60,30 @@ func TestScrollBound(t *testing.T) {
 		if got := scrollBound([]byte(c.in), 80, 24); got != c.want {
 			t.Errorf("scrollBound(%q) = %d, want %d", c.in, got, c.want)
 		}
+	}
+}
+
+// TestScrolledSince guesses how far output scrolled a screen of 24 rows
+// of 80 from a mark on its row 10 (30 rows of history before it).
+func TestScrolledSince(t *testing.T) {
+	m := gridAt{known: true, row: 40, hist: 30, limit: 2000, width: 80}
+	for _, c := range []struct {
+		name string
+		r    panestream.Read
+		want int
+	}{
+		{"a few lines, room below", panestream.Read{Data: []byte("a\r\nb\r\n")}, 0},
+		{"down to the last row", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 13))}, 0},
+		{"past the last row", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20))}, 7},
+		{"a line that wraps", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 13) + strings.Repeat("y", 100) + "\r\n")}, 2},
+		{"output lost", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20)), Missed: 5}, 0},
+		{"a cursor move it cannot follow", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20) + "\x1b[5;1H")}, 0},
+	} {
+		if got := scrolledSince(c.r, m, 80, 24); got != c.want {
+			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
+		}
+	}
+	if got := scrolledSince(panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20))}, m, 100, 24); got != 0 {
+		t.Errorf("resized: got %d, want 0", got)
 	}
 }

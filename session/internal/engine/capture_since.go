@@ -113,21 +113,56 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 			return res, nil
 		}
 	}
-	f, err := e.followPane(ctx, pane)
-	if err != nil {
-		return SinceResult{}, err
+	// Where the model puts the pane in a session a client of ours is
+	// attached to, its stream is taken without asking tmux, and the first
+	// look at the pane, which reads its session too, checks the model:
+	// one round trip in all. The forward read from a cursor looks at no
+	// pane, so it has tmux say where the pane is first.
+	fed := !(a.Oldest && offset >= 0)
+	for {
+		res, moved, err := e.captureFollowed(ctx, a, pane, gen, offset, from, start, fed)
+		if !moved {
+			return res, err
+		}
+		fed = false // the pane left the session the model has it in
+	}
+}
+
+// captureFollowed is captureSince once the pane's stream is followed:
+// with fed, the one the model says is fed (see followEntry); moved says
+// the first look found the pane in another session, and nothing was read.
+func (e *Engine) captureFollowed(ctx context.Context, a SinceArgs, pane, gen string, offset int64, from gridAt, start time.Time, fed bool) (res SinceResult, moved bool, err error) {
+	var f *paneFollow
+	session := ""
+	if fed {
+		if st, release, sid, ok := e.host.WatchPaneFed(pane); ok {
+			f, session = newPaneFollow(e, pane, st, release), sid
+		}
+	}
+	if f == nil {
+		if f, err = e.followPane(ctx, pane); err != nil {
+			return SinceResult{}, false, err
+		}
 	}
 	// The watcher stays attached for WatcherIdle after this call, so the
 	// next call a little later still finds everything.
 	defer f.stop()
 	st := f.st
+	// elsewhere reports that the first look found the pane outside the
+	// session its stream was taken for.
+	looked := false
+	elsewhere := func(at string) bool {
+		first := !looked
+		looked = true
+		return first && session != "" && at != session
+	}
 
-	res := SinceResult{PaneID: pane}
+	res = SinceResult{PaneID: pane}
 	// The stream first holds all tmux read before the call, then the next
 	// cursor's offset is taken, before tmux is asked for rows, so that the
 	// stream from it holds all that comes after the rows read.
 	if err := e.host.SyncStream(ctx, st); err != nil {
-		return SinceResult{}, err
+		return SinceResult{}, false, err
 	}
 	pos, _ := st.Position()
 	missed := offset < 0 || gen != e.host.Generation()
@@ -146,14 +181,17 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 			res.Truncated = res.TruncatedLines > 0
 			res.Cursor = e.sinceCursor(ctx, pane, offset+int64(used))
 			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
-			return res, nil
+			return res, false, nil
 		}
 		missed = true
 	}
 	if !missed && from.known {
 		g, err := e.readSince(ctx, pane, st, offset, from)
-		if err != nil {
-			return SinceResult{}, err
+		switch {
+		case err != nil:
+			return SinceResult{}, false, err
+		case elsewhere(g.session):
+			return SinceResult{}, true, nil
 		}
 		mark, asked = g.mark, true
 		if g.ok {
@@ -164,8 +202,11 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 		// A cursor without a grid mark: the pane's state first, so that a
 		// full-screen program is read as drawn, not from its bytes.
 		at, screen, err := e.screenNow(ctx, pane)
-		if err != nil {
-			return SinceResult{}, err
+		switch {
+		case err != nil:
+			return SinceResult{}, false, err
+		case elsewhere(at.session):
+			return SinceResult{}, true, nil
 		}
 		mark = at.mark()
 		if at.alternate {
@@ -181,8 +222,11 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 	if missed {
 		// No cursor, or what followed it is gone: the screen stands in.
 		at, screen, err := e.screenNow(ctx, pane)
-		if err != nil {
-			return SinceResult{}, err
+		switch {
+		case err != nil:
+			return SinceResult{}, false, err
+		case elsewhere(at.session):
+			return SinceResult{}, true, nil
 		}
 		mark, lines, res.AlternateScreen = at.mark(), screen, at.alternate
 		next, res.LinesMissed = pos, offset >= 0
@@ -190,7 +234,7 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = limitLines(lines, a.MaxLines, a.MaxBytes)
 	res.Cursor = e.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, false, nil
 }
 
 // sinceCommand reads, for a cursor whose pane is gone, the output that a

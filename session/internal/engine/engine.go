@@ -74,10 +74,11 @@ type Host interface {
 	SyncStream(ctx context.Context, st *panestream.Stream) error
 
 	// The input sent to panes: whether a pane's output was followed, its
-	// width as last read, and noting a line typed into pane whose stream
-	// ended at ends[pane] before it.
+	// width and height as last read, and noting a line typed into pane
+	// whose stream ended at ends[pane] before it.
 	Fed(pane string) bool
 	PaneWidth(pane string) int
+	PaneHeight(pane string) int
 	NoteInput(ends map[string]int64, pane, text string, enter bool, mark panestream.GridMark, label string)
 	// SendKeys sends keys as the send_keys tool does.
 	SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error)

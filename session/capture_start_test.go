@@ -1,0 +1,110 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tmux-mcp/tmux-mcp/controlmode"
+)
+
+// TestCaptureSinceRoundTrips counts the lines of commands a capture_since
+// with a cursor sends on the main client, for a pane in its session and
+// for one in a session a watcher follows: one, the look that reads the
+// rows also checking where tmux has the pane, and reading them where the
+// output since the cursor scrolled them to. What it returns is the line
+// printed since the cursor.
+func TestCaptureSinceRoundTrips(t *testing.T) {
+	for _, where := range []string{"attached session", "watched session"} {
+		t.Run(where, func(t *testing.T) {
+			fx, s := newTestServer(t)
+			ctx := testCtx(t)
+			pane, tty := silentPane(t, fx, s, "a")
+			other, otherTTY := silentPane(t, fx, s, "b")
+			if (s.ConnStats().Attached == paneSession(t, s, pane)) != (where == "attached session") {
+				pane, tty = other, otherTTY
+			}
+			// A full screen first: each line after scrolls it, so the rows
+			// the cursor marked have moved up when they are read.
+			if _, err := fmt.Fprint(tty, strings.Repeat("fill\r\n", 60)+"full\r\n"); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"full"}, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || r.Outcome != OutcomeMatched {
+				t.Fatalf("got %+v, %v", r, err)
+			}
+			res, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cursor := res.Cursor
+			least := controlmode.Stats{Calls: 1 << 62}
+			for i := range 3 {
+				line := fmt.Sprintf("line-%d", i)
+				if _, err := fmt.Fprint(tty, line+"\r\n"); err != nil {
+					t.Fatal(err)
+				}
+				if r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{line}, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || r.Outcome != OutcomeMatched {
+					t.Fatalf("got %+v, %v", r, err)
+				}
+				before := s.ConnStats().Stats
+				res, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}, Cursor: cursor})
+				after := s.ConnStats().Stats
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(res.Lines, []string{line}) {
+					t.Fatalf("capture_since after %q returned %q", line, res.Lines)
+				}
+				cursor = res.Cursor
+				least.Calls = min(least.Calls, after.Calls-before.Calls)
+			}
+			if least.Calls != 1 {
+				t.Fatalf("a capture_since with a cursor sent %d lines, want 1", least.Calls)
+			}
+		})
+	}
+}
+
+// TestCaptureSincePaneMoved moves a pane out of the main client's session
+// before the model has seen it, calls capture_since there, and reads
+// forward (oldest first) what the pane printed after: the first call
+// finds the pane where tmux has it and follows it there, so that the
+// output between the calls is in its stream.
+func TestCaptureSincePaneMoved(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a")
+	fx.NewSession(t, "b")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	here, there := "a", "b"
+	if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
+		here, there = "b", "a"
+	}
+	fx.Tmux(t, "new-window", "-d", "-t", here+":9")
+	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
+	waitPrompt(t, s, pane)
+	fx.Tmux(t, "move-window", "-s", pane, "-t", there+":9")
+	res, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The line is typed by tmux itself, not by this process: only the
+	// pane's stream, fed by a client attached to its session, holds it.
+	if err := <-typeLine(fx, pane, "printf 'MO%sED\\n' V", 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the pane to print MOVED", func() bool {
+		return strings.Contains(fx.Tmux(t, "capture-pane", "-p", "-t", pane), "\nMOVED")
+	})
+	res, err = s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}, Cursor: res.Cursor, Oldest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Lines, "MOVED") || res.LinesMissed {
+		t.Fatalf("capture_since after the move read %q (missed %v), want MOVED among them, none missed", res.Lines, res.LinesMissed)
+	}
+}
