@@ -135,8 +135,8 @@ func TestAgentStateShells(t *testing.T) {
 	}
 }
 
-// TestAgentStatePrograms: a password prompt, python's REPL and its input(), and vi
-// each have their state.
+// TestAgentStatePrograms: a password prompt, python's REPL and its input(), vi and a
+// pager at the end of a pipeline each have their state.
 func TestAgentStatePrograms(t *testing.T) {
 	t.Parallel()
 	python := fixtures.NeedProgram(t, "python3")
@@ -164,6 +164,18 @@ func TestAgentStatePrograms(t *testing.T) {
 	wantState(t, "vi", c.settledState(t, pane, "blocked"), "blocked", "full screen")
 	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": ":q!"}, nil)
 	c.settledState(t, pane, "done")
+
+	// A pager at the end of a pipeline: its first process exited, and tmux
+	// names the shell the pane's program; the alternate screen tells.
+	less := fixtures.NeedProgram(t, "less")
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "seq 1 200 | " + less}, nil)
+	wantState(t, "a pager in a pipeline", c.settledState(t, pane, "blocked"), "blocked", "full screen")
+	if st := c.listedState(t, pane); st != "blocked" {
+		t.Fatalf("list_panes: agent_state %q for the pager, want blocked", st)
+	}
+	// The last input, q, went to the pager, not to the shell: idle.
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "q", "enter": false}, nil)
+	c.settledState(t, pane, "idle")
 }
 
 // waitStates calls wait_for_agent_state on panes until one (all: every one) is in a

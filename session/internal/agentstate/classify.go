@@ -194,7 +194,13 @@ func Classify(f Facts) Result {
 		return classifyAgent(a, f)
 	}
 	if IsShell(f.Command) {
-		return classifyShell(f)
+		if f.Screen == nil || !f.Screen.Alternate {
+			return classifyShell(f)
+		}
+		// No shell draws on the alternate screen: a full-screen program
+		// runs under the shell's name, which tmux gives a foreground group
+		// whose first process exited (seq 100 | less).
+		f.Command = "a program under " + f.Command
 	}
 	return classifyProgram(f)
 }

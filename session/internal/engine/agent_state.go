@@ -197,8 +197,9 @@ func (e *Engine) StateOfSnapshot(ctx context.Context, snap PaneSnapshot, fg Fore
 // the panes past it are told from what this process knows.
 const listLooks = 32
 
-// ListStates returns the states of panes, read by a listing: a shell or a
-// dead pane from what this process knows (no tmux); up to listLooks other
+// ListStates returns the states of panes, read by a listing: a shell (not
+// on the alternate screen) or a dead pane from what this process knows (no
+// tmux); up to listLooks other
 // panes, agent CLIs first, also from their screen (an agent's whole
 // screen, another program's cursor row), captured in one round trip, and
 // their foreground program. A pane that went away meanwhile is told from
@@ -208,7 +209,9 @@ func (e *Engine) ListStates(ctx context.Context, panes []Pane) map[string]AgentS
 	var agents, others []Pane
 	for _, p := range panes {
 		switch {
-		case p.Dead || agentstate.IsShell(p.CurrentCommand):
+		case p.Dead || agentstate.IsShell(p.CurrentCommand) && !p.Alternate:
+			// A shell on the alternate screen is a full-screen program
+			// tmux names the shell (seq 100 | less): looked at.
 			out[p.ID] = e.classify(p, e.paneFacts(p))
 		case agentstate.MayBeAgent(p.CurrentCommand, e.agents.load(p)):
 			agents = append(agents, p)
