@@ -175,11 +175,12 @@ func (e *Engine) captureFollowed(ctx context.Context, a SinceArgs, pane, gen str
 		// each line ends, so that the next cursor can start after the
 		// last line returned.
 		if r := st.Read(offset); r.Missed == 0 && !r.Paused && offset <= r.Next {
-			end := bytes.LastIndexByte(r.Data, '\n') + 1
+			data, orig := e.streamText(pane, r)
+			end := bytes.LastIndexByte(data, '\n') + 1
 			var used int
-			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(r.Data[:end], e.host.PaneWidth(pane), a.MaxLines, a.MaxBytes)
+			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(data[:end], e.host.PaneWidth(pane), a.MaxLines, a.MaxBytes)
 			res.Truncated = res.TruncatedLines > 0
-			res.Cursor = e.sinceCursor(ctx, pane, offset+int64(used))
+			res.Cursor = e.sinceCursor(ctx, pane, orig(used))
 			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
 			return res, false, nil
 		}
@@ -310,23 +311,32 @@ func (e *Engine) streamSince(st *panestream.Stream, pane string, offset int64) (
 	if r.Missed > 0 || r.Paused || offset > r.Next {
 		return nil, 0, false, false
 	}
-	end := bytes.LastIndexByte(r.Data, '\n') + 1
+	data, orig := e.streamText(pane, r)
+	end := bytes.LastIndexByte(data, '\n') + 1
 	width := e.host.PaneWidth(pane)
 	text := termtext.Lines{Width: width}
-	text.Write(r.Data[:end])
+	text.Write(data[:end])
 	if off := text.AltScreenExit(); off >= 0 {
 		// A full-screen program left the alternate screen (the previous
 		// call read its screen): what it drew there is no line.
 		text = termtext.Lines{Width: width}
-		text.Write(r.Data[off:end])
+		text.Write(data[off:end])
 	}
 	lines = text.Take()
 	rest := termtext.Lines{Width: width}
-	rest.Write(r.Data[end:])
+	rest.Write(data[end:])
 	if l := rest.Line(); strings.TrimSpace(l) != "" {
 		lines, unfinished = append(lines, l), true
 	}
-	return lines, offset + int64(end), unfinished, true
+	return lines, orig(end), unfinished, true
+}
+
+// streamText is what r, a read of pane's stream, holds, with the lines
+// run_command typed there shown as the commands they ran (see
+// withoutEchoes), and the map of its offsets back to the stream's.
+func (e *Engine) streamText(pane string, r panestream.Read) ([]byte, func(int) int64) {
+	at := r.Next - int64(len(r.Data))
+	return withoutEchoes(r.Data, at, e.cmds.echoes(pane, e.host.Generation(), at, r.Next))
 }
 
 // screenNow reads the pane's screen, as a person reads it, and where its

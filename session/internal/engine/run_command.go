@@ -557,6 +557,7 @@ func (e *Engine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 			done: make(chan struct{}), typed: make(chan struct{}), out: outputLines{max: a.MaxLines, maxBytes: a.MaxBytes}}
 	}
 	c.pid, c.prompt, c.row, c.from, c.gen = p.pid, shellrun.CursorRow(p.screen, p.at), p.row, f.cursor, e.host.Generation()
+	c.command = a.Command
 	c.marks = p.marks
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its

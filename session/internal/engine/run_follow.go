@@ -40,7 +40,8 @@ type runningCommand struct {
 	marks    CommandMarks
 	lastLine string
 	start    time.Time
-	from     int64 // the stream offset the command's output starts after
+	command  string // the command the line runs
+	from     int64  // the stream offset the command's output starts after
 	// outFrom is the stream offset of the command's first byte of output,
 	// after the typed line's echo and the start marker; 0 until known.
 	outFrom int64
