@@ -132,17 +132,9 @@ func (e *Engine) captureSince(ctx context.Context, a SinceArgs, start time.Time)
 // with fed, the one the model says is fed (see followEntry); moved says
 // the first look found the pane in another session, and nothing was read.
 func (e *Engine) captureFollowed(ctx context.Context, a SinceArgs, pane, gen string, offset int64, from gridAt, start time.Time, fed bool) (res SinceResult, moved bool, err error) {
-	var f *paneFollow
-	session := ""
-	if fed {
-		if st, release, sid, ok := e.host.WatchPaneFed(pane); ok {
-			f, session = newPaneFollow(e, pane, st, release), sid
-		}
-	}
-	if f == nil {
-		if f, err = e.followPane(ctx, pane); err != nil {
-			return SinceResult{}, false, err
-		}
+	f, session, err := e.sinceFollow(ctx, pane, fed)
+	if err != nil {
+		return SinceResult{}, false, err
 	}
 	// The watcher stays attached for WatcherIdle after this call, so the
 	// next call a little later still finds everything.
@@ -171,17 +163,8 @@ func (e *Engine) captureFollowed(ctx context.Context, a SinceArgs, pane, gen str
 	var mark gridAt
 	read, asked := false, false
 	if !missed && a.Oldest && offset >= 0 {
-		// Forward from the cursor: the stream's bytes, which say where
-		// each line ends, so that the next cursor can start after the
-		// last line returned.
-		if r := st.Read(offset); r.Missed == 0 && !r.Paused && offset <= r.Next {
-			data, orig := e.streamText(pane, r)
-			end := bytes.LastIndexByte(data, '\n') + 1
-			var used int
-			lines, used, res.TruncatedLines, res.TruncatedBytes = linesOldest(data[:end], e.host.PaneWidth(pane), a.MaxLines, a.MaxBytes)
-			res.Truncated = res.TruncatedLines > 0
-			res.Cursor = e.sinceCursor(ctx, pane, orig(used))
-			res.Lines, res.Elapsed = nonNilLines(lines), time.Since(start)
+		if e.sinceOldest(ctx, st, a, offset, &res) {
+			res.Elapsed = time.Since(start)
 			return res, false, nil
 		}
 		missed = true
@@ -236,6 +219,37 @@ func (e *Engine) captureFollowed(ctx context.Context, a SinceArgs, pane, gen str
 	res.Cursor = e.cursorAt(ctx, pane, next, mark)
 	res.Elapsed = time.Since(start)
 	return res, false, nil
+}
+
+// sinceFollow follows pane for capture_since: with fed, through the
+// stream the model says a client of ours feeds (see followEntry), whose
+// session it returns for the first look to check; else, or where the
+// model has no such client, once tmux said where the pane is.
+func (e *Engine) sinceFollow(ctx context.Context, pane string, fed bool) (*paneFollow, string, error) {
+	if fed {
+		if st, release, session, ok := e.host.WatchPaneFed(pane); ok {
+			return newPaneFollow(e, pane, st, release), session, nil
+		}
+	}
+	f, err := e.followPane(ctx, pane)
+	return f, "", err
+}
+
+// sinceOldest reads forward from offset in the stream st: its bytes say
+// where each line ends, so that the next cursor can start after the last
+// line returned. It reports false when the stream no longer holds them.
+func (e *Engine) sinceOldest(ctx context.Context, st *panestream.Stream, a SinceArgs, offset int64, res *SinceResult) bool {
+	r := st.Read(offset)
+	if r.Missed > 0 || r.Paused || offset > r.Next {
+		return false
+	}
+	pane := res.PaneID
+	data, orig := e.streamText(pane, r)
+	end := bytes.LastIndexByte(data, '\n') + 1
+	lines, used, leftLines, leftBytes := linesOldest(data[:end], e.host.PaneWidth(pane), a.MaxLines, a.MaxBytes)
+	res.Lines, res.Truncated, res.TruncatedLines, res.TruncatedBytes = nonNilLines(lines), leftLines > 0, leftLines, leftBytes
+	res.Cursor = e.sinceCursor(ctx, pane, orig(used))
+	return true
 }
 
 // sinceCommand reads, for a cursor whose pane is gone, the output that a
