@@ -19,13 +19,8 @@ import (
 func TestCaptureSinceRoundTrips(t *testing.T) {
 	for _, where := range []string{"attached session", "watched session"} {
 		t.Run(where, func(t *testing.T) {
-			fx, s := newTestServer(t)
+			s, pane, tty := silentPaneIn(t, where)
 			ctx := testCtx(t)
-			pane, tty := silentPane(t, fx, s, "a")
-			other, otherTTY := silentPane(t, fx, s, "b")
-			if (s.ConnStats().Attached == paneSession(t, s, pane)) != (where == "attached session") {
-				pane, tty = other, otherTTY
-			}
 			// A full screen first: each line after scrolls it, so the rows
 			// the cursor marked have moved up when they are read.
 			if _, err := fmt.Fprint(tty, strings.Repeat("fill\r\n", 60)+"full\r\n"); err != nil {

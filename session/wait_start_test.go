@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,17 +20,8 @@ import (
 func TestWaitStartRoundTrips(t *testing.T) {
 	for _, where := range []string{"attached session", "watched session"} {
 		t.Run(where, func(t *testing.T) {
-			fx, s := newTestServer(t)
+			s, pane, tty := silentPaneIn(t, where)
 			ctx := testCtx(t)
-			pane, tty := silentPane(t, fx, s, "a")
-			other, otherTTY := silentPane(t, fx, s, "b")
-			if (s.ConnStats().Attached == paneSession(t, s, pane)) != (where == "attached session") {
-				pane, tty = other, otherTTY
-			}
-			attached := s.ConnStats().Attached == paneSession(t, s, pane)
-			if attached != (where == "attached session") {
-				t.Fatalf("pane %s in the main client's session: %v", pane, attached)
-			}
 			if _, err := fmt.Fprint(tty, "ready\r\n"); err != nil {
 				t.Fatal(err)
 			}
@@ -58,6 +50,23 @@ func TestWaitStartRoundTrips(t *testing.T) {
 			}
 		})
 	}
+}
+
+// silentPaneIn makes two sessions running cat and returns the pane of
+// the one that is where says: in the main client's session ("attached
+// session") or not ("watched session"), and its terminal.
+func silentPaneIn(t *testing.T, where string) (*Server, string, *os.File) {
+	t.Helper()
+	fx, s := newTestServer(t)
+	pane, tty := silentPane(t, fx, s, "a")
+	other, otherTTY := silentPane(t, fx, s, "b")
+	if (s.ConnStats().Attached == paneSession(t, s, pane)) != (where == "attached session") {
+		pane, tty = other, otherTTY
+	}
+	if attached := s.ConnStats().Attached == paneSession(t, s, pane); attached != (where == "attached session") {
+		t.Fatalf("pane %s in the main client's session: %v", pane, attached)
+	}
+	return s, pane, tty
 }
 
 // paneSession returns the id of the session the model puts pane in.
