@@ -14,16 +14,19 @@ func TestWaitQuiet(t *testing.T) {
 			ctx := testCtx(t)
 			ref := PaneRef{PaneID: c.pane}
 			waitPrompt(t, s, c.pane)
-			// Five lines 100 ms apart, then nothing for a long time.
-			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "for i in 1 2 3 4 5; do echo tick$i; sleep 0.1; done; sleep 30", Enter: true}); err != nil {
+			// Five lines 50 ms apart, then nothing for a long time. The
+			// quiet period is 1 s, not a few of those gaps: on a loaded
+			// machine (2 cores under the matrix and -race tests) a gap
+			// grew past 300 ms once, and that is quiet indeed.
+			if _, err := s.SendKeys(ctx, ref, SendKeysArgs{Keys: "for i in 1 2 3 4 5; do echo tick$i; sleep 0.05; done; sleep 30", Enter: true}); err != nil {
 				t.Fatal(err)
 			}
-			r, err := s.WaitQuiet(ctx, QuietArgs{Pane: ref, Quiet: 300 * time.Millisecond, Timeout: 20 * time.Second})
+			r, err := s.WaitQuiet(ctx, QuietArgs{Pane: ref, Quiet: time.Second, Timeout: 20 * time.Second})
 			if err != nil || !r.Quiet || !r.Changed || r.TimedOut {
 				t.Fatalf("got %+v %v, want quiet after output", r, err)
 			}
-			// The last tick came about 400 ms after the input; quiet 300 ms after.
-			if r.Elapsed < 600*time.Millisecond {
+			// The last tick came about 200 ms after the input; quiet 1 s after.
+			if r.Elapsed < 1200*time.Millisecond {
 				t.Fatalf("quiet after %v, before the program finished printing", r.Elapsed)
 			}
 			_, lines, err := s.Capture(ctx, ref, CaptureArgs{})
