@@ -131,6 +131,7 @@ func (s *Server) installSync(epoch uint64, gen string, rel release, rs []control
 	for _, p := range panes {
 		live[p.ID] = true
 	}
+	s.followMoves(panes)
 	s.model.replace(epoch, sessions, windows, panes) // the model owns the slices from here
 	s.streams.Retain(live)
 }

@@ -69,6 +69,52 @@ func silentPaneIn(t *testing.T, where string) (*Server, string, *os.File) {
 	return s, pane, tty
 }
 
+// TestWaitForTextWhilePaneMoves moves a pane out of the main client's
+// session while a wait follows it, then has it print what the wait waits
+// for: the wait follows the pane where it went, once the model has seen
+// the move, and matches.
+func TestWaitForTextWhilePaneMoves(t *testing.T) {
+	fx, s := newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a")
+	fx.NewSession(t, "b")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	here, there := "a", "b"
+	if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
+		here, there = "b", "a"
+	}
+	thereID := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", there, "#{session_id}"))
+	fx.Tmux(t, "new-window", "-d", "-t", here+":9")
+	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
+	waitPrompt(t, s, pane)
+	st := s.streams.Get(pane)
+	following := st.Following()
+	type answer struct {
+		r   WaitResult
+		err error
+	}
+	answers := make(chan answer, 1)
+	go func() {
+		r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"MOVED-W"}, Timeout: 30 * time.Second})
+		answers <- answer{r, err}
+	}()
+	<-following
+	fx.Tmux(t, "move-window", "-s", pane, "-t", there+":9")
+	waitFor(t, "the wait to follow the pane where it went", func() bool {
+		at, ok := s.link.sessionOfSource(st.Source())
+		return ok && at == thereID
+	})
+	if err := <-typeLine(fx, pane, "printf 'MO%sED-W\\n' V", 0); err != nil {
+		t.Fatal(err)
+	}
+	a := <-answers
+	if a.err != nil || a.r.Outcome != OutcomeMatched {
+		t.Fatalf("got %+v, %v; want MOVED-W matched", a.r, a.err)
+	}
+}
+
 // paneSession returns the id of the session the model puts pane in.
 func paneSession(t *testing.T, s *Server, pane string) string {
 	t.Helper()
