@@ -71,7 +71,10 @@ func withoutEchoes(data []byte, at int64, spans []echoSpan) (clean []byte, orig 
 		pieces = append(pieces, piece{start: len(clean), from: pos, to: from, copied: true})
 		clean = append(clean, data[pos-at:from-at]...)
 		pieces = append(pieces, piece{start: len(clean), from: from, to: to})
-		clean = append(clean, strings.ReplaceAll(s.command, "\n", "\r\n")+"\r\n"...)
+		// Each line ends in an erase, as the line's own redraw erases
+		// the rest of the screen: what the shell drew on the row before
+		// (zsh's PROMPT_SP spaces) is gone where the command shows.
+		clean = append(clean, strings.ReplaceAll(s.command, "\n", "\x1b[K\r\n")+"\x1b[K\r\n"...)
 		pos = to
 	}
 	pieces = append(pieces, piece{start: len(clean), from: pos, to: end, copied: true})
