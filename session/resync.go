@@ -128,10 +128,13 @@ func (s *Server) installSync(epoch uint64, gen string, rel release, rs []control
 		sessions[i].Generation = gen
 	}
 	live := make(map[string]bool, len(panes))
+	in := make(map[string][]string, len(panes)) // a linked window's pane is in several sessions
 	for _, p := range panes {
 		live[p.ID] = true
+		in[p.ID] = append(in[p.ID], p.SessionID)
 	}
-	s.followMoves(panes)
+	// A pane that moved (move-window, join-pane) is followed where it went.
+	s.streams.EndMoved(in, s.link.sessionOfSource)
 	s.model.replace(epoch, sessions, windows, panes) // the model owns the slices from here
 	s.streams.Retain(live)
 }

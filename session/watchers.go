@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
@@ -80,33 +79,6 @@ func (s *Server) watchPaneIn(pane, sessionID string) (*panestream.Stream, func()
 	}
 	st.Follow(src)
 	return st, release, nil
-}
-
-// followMoves ends the source of the stream of each pane that panes, a
-// resync of the model, put outside the session that source's client is
-// attached to: the pane moved (move-window, break-pane, join-pane), and
-// only a client attached where it went gets its output now. A following
-// of the pane then sees its client's end and watches the pane again where
-// tmux has it (see the engine's paneFollow.rejoin), reading what it
-// missed from the grid.
-func (s *Server) followMoves(panes []Pane) {
-	in := make(map[string][]string, len(panes)) // pane -> its sessions (a linked window has several)
-	for _, p := range panes {
-		in[p.ID] = append(in[p.ID], p.SessionID)
-	}
-	for pane, sessions := range in {
-		st, ok := s.streams.Lookup(pane)
-		if !ok {
-			continue
-		}
-		src := st.Source()
-		if src == 0 {
-			continue
-		}
-		if at, ok := s.link.sessionOfSource(src); ok && !slices.Contains(sessions, at) {
-			st.SourceEnded(src)
-		}
-	}
 }
 
 // watchPaneFed is watchPane without a round trip, for a pane whose session,

@@ -1,6 +1,9 @@
 package panestream
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // A Set holds the output streams of every pane of one server. Streams are
 // created on first output or first reader, and dropped when the model
@@ -59,6 +62,25 @@ func (ss *Set) SourceEnded(src uint64) {
 	ss.mu.Unlock()
 	for _, p := range all {
 		p.SourceEnded(src)
+	}
+}
+
+// EndMoved ends the source of each stream whose pane is, by in (pane ->
+// the sessions tmux has it in now), outside the session its source's
+// client is attached to (sessionOf): the pane moved, and only a client
+// attached where it went gets its output now. A reader then sees its
+// source's end (Read.ConnLost) and watches the pane again where it is.
+func (ss *Set) EndMoved(in map[string][]string, sessionOf func(src uint64) (string, bool)) {
+	for pane, sessions := range in {
+		p, ok := ss.Lookup(pane)
+		if !ok {
+			continue
+		}
+		if src := p.Source(); src != 0 {
+			if at, ok := sessionOf(src); ok && !slices.Contains(sessions, at) {
+				p.SourceEnded(src)
+			}
+		}
 	}
 }
 

@@ -37,6 +37,29 @@ func TestSetSourceEnded(t *testing.T) {
 	}
 }
 
+// TestSetEndMoved: a pane now outside the session its source's client is
+// attached to has its source ended; one still there, one in a linked
+// window that session also has, one whose source is no longer a client
+// of ours and one with no source are left alone.
+func TestSetEndMoved(t *testing.T) {
+	var ss Set
+	moved, stayed, linked, unknown, none := ss.Get("%1"), ss.Get("%2"), ss.Get("%3"), ss.Get("%4"), ss.Get("%5")
+	moved.Append(1, []byte("a"))
+	stayed.Append(1, []byte("b"))
+	linked.Append(1, []byte("c"))
+	unknown.Append(9, []byte("d"))
+	sessionOf := func(src uint64) (string, bool) { return "$1", src == 1 } // client 1 is attached to $1
+	ss.EndMoved(map[string][]string{"%1": {"$2"}, "%2": {"$1"}, "%3": {"$2", "$1"}, "%4": {"$2"}, "%5": {"$2"}}, sessionOf)
+	if r := moved.Read(1); !r.ConnLost || moved.Source() != 0 {
+		t.Errorf("the moved pane's stream: got %+v, source %d; want its source ended", r, moved.Source())
+	}
+	for name, st := range map[string]*Stream{"stayed": stayed, "linked": linked, "unknown": unknown, "none": none} {
+		if r := st.Read(0); r.ConnLost {
+			t.Errorf("%s: got %+v, want untouched", name, r)
+		}
+	}
+}
+
 func TestSetRetain(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var ss Set
