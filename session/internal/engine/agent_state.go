@@ -199,10 +199,9 @@ const listLooks = 32
 
 // ListStates returns the states of panes, read by a listing: a shell (not
 // on the alternate screen) or a dead pane from what this process knows (no
-// tmux); up to listLooks other
-// panes, agent CLIs first, also from their screen (an agent's whole
-// screen, another program's cursor row), captured in one round trip, and
-// their foreground program. A pane that went away meanwhile is told from
+// tmux); up to listLooks other panes, agent CLIs first, also from their
+// screen (an agent's whole screen, another program's cursor row), captured
+// in one round trip, and their foreground program. A pane that went away meanwhile is told from
 // the rest.
 func (e *Engine) ListStates(ctx context.Context, panes []Pane) map[string]AgentState {
 	out := make(map[string]AgentState, len(panes))
