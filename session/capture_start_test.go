@@ -68,20 +68,8 @@ func TestCaptureSinceRoundTrips(t *testing.T) {
 // finds the pane where tmux has it and follows it there, so that the
 // output between the calls is in its stream.
 func TestCaptureSincePaneMoved(t *testing.T) {
-	fx, s := newTestServer(t)
+	fx, s, pane, _, there := paneToMove(t)
 	ctx := testCtx(t)
-	fx.NewSession(t, "a")
-	fx.NewSession(t, "b")
-	if _, err := s.Sessions(ctx); err != nil {
-		t.Fatal(err)
-	}
-	here, there := "a", "b"
-	if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
-		here, there = "b", "a"
-	}
-	fx.Tmux(t, "new-window", "-d", "-t", here+":9")
-	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
-	waitPrompt(t, s, pane)
 	fx.Tmux(t, "move-window", "-s", pane, "-t", there+":9")
 	res, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}})
 	if err != nil {

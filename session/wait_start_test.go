@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 // TestWaitStartRoundTrips counts what a wait for text costs to start on a
@@ -74,21 +75,9 @@ func silentPaneIn(t *testing.T, where string) (*Server, string, *os.File) {
 // for: the wait follows the pane where it went, once the model has seen
 // the move, and matches.
 func TestWaitForTextWhilePaneMoves(t *testing.T) {
-	fx, s := newTestServer(t)
+	fx, s, pane, _, there := paneToMove(t)
 	ctx := testCtx(t)
-	fx.NewSession(t, "a")
-	fx.NewSession(t, "b")
-	if _, err := s.Sessions(ctx); err != nil {
-		t.Fatal(err)
-	}
-	here, there := "a", "b"
-	if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
-		here, there = "b", "a"
-	}
 	thereID := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", there, "#{session_id}"))
-	fx.Tmux(t, "new-window", "-d", "-t", here+":9")
-	pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
-	waitPrompt(t, s, pane)
 	st := s.streams.Get(pane)
 	following := st.Following()
 	type answer struct {
@@ -115,6 +104,27 @@ func TestWaitForTextWhilePaneMoves(t *testing.T) {
 	}
 }
 
+// paneToMove makes two sessions and a pane, at its prompt, in window 9 of
+// the one the main client is attached to (here); there is the other.
+func paneToMove(t *testing.T) (fx *fixtures.Server, s *Server, pane, here, there string) {
+	t.Helper()
+	fx, s = newTestServer(t)
+	ctx := testCtx(t)
+	fx.NewSession(t, "a")
+	fx.NewSession(t, "b")
+	if _, err := s.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	here, there = "a", "b"
+	if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
+		here, there = "b", "a"
+	}
+	fx.Tmux(t, "new-window", "-d", "-t", here+":9")
+	pane = strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
+	waitPrompt(t, s, pane)
+	return fx, s, pane, here, there
+}
+
 // paneSession returns the id of the session the model puts pane in.
 func paneSession(t *testing.T, s *Server, pane string) string {
 	t.Helper()
@@ -132,20 +142,8 @@ func paneSession(t *testing.T, s *Server, pane string) string {
 func TestWaitForTextPaneMoved(t *testing.T) {
 	for _, when := range []string{"at once", "caught up"} {
 		t.Run(when, func(t *testing.T) {
-			fx, s := newTestServer(t)
+			fx, s, pane, here, there := paneToMove(t)
 			ctx := testCtx(t)
-			fx.NewSession(t, "a")
-			fx.NewSession(t, "b")
-			if _, err := s.Sessions(ctx); err != nil {
-				t.Fatal(err)
-			}
-			here, there := "a", "b"
-			if sess, _ := s.Session(ctx, "b"); s.ConnStats().Attached == sess.ID {
-				here, there = "b", "a"
-			}
-			fx.Tmux(t, "new-window", "-d", "-t", here+":9")
-			pane := strings.TrimSpace(fx.Tmux(t, "display-message", "-p", "-t", here+":9", "#{pane_id}"))
-			waitPrompt(t, s, pane)
 			for i, to := range []string{there, here, there, here} {
 				fx.Tmux(t, "move-window", "-s", pane, "-t", to+":9")
 				if when == "caught up" {
