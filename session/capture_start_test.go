@@ -15,11 +15,15 @@ import (
 // for one in a session a watcher follows: one, the look that reads the
 // rows also checking where tmux has the pane, and reading them where the
 // output since the cursor scrolled them to. What it returns is the line
-// printed since the cursor.
+// printed since the cursor. The guess of where the rows went takes the
+// pane's size from the cursor, as tmux printed it, not from the model,
+// which may be behind tmux: a model that has the pane's size wrong (a
+// pane resized in a session no client of ours was attached to, before a
+// resync) costs no second read.
 func TestCaptureSinceRoundTrips(t *testing.T) {
-	for _, where := range []string{"attached session", "watched session"} {
+	for _, where := range []string{"attached session", "watched session", "model behind on the size"} {
 		t.Run(where, func(t *testing.T) {
-			s, pane, tty := silentPaneIn(t, where)
+			s, pane, tty := silentPaneIn(t, strings.Replace(where, "model behind on the size", "watched session", 1))
 			ctx := testCtx(t)
 			// A full screen first: each line after scrolls it, so the rows
 			// the cursor marked have moved up when they are read.
@@ -33,6 +37,13 @@ func TestCaptureSinceRoundTrips(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Until the model knows the pane in its session (a resync after
+			// the watcher attached), the call asks tmux where it is first.
+			session := paneSession(t, s, pane)
+			waitFor(t, "the model to have the pane in its session", func() bool {
+				p, ok := s.model.paneByID(pane)
+				return ok && p.SessionID == session
+			})
 			cursor := res.Cursor
 			least := controlmode.Stats{Calls: 1 << 62}
 			for i := range 3 {
@@ -42,6 +53,9 @@ func TestCaptureSinceRoundTrips(t *testing.T) {
 				}
 				if r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{line}, Since: SinceScreen, Timeout: 20 * time.Second}); err != nil || r.Outcome != OutcomeMatched {
 					t.Fatalf("got %+v, %v", r, err)
+				}
+				if where == "model behind on the size" {
+					misSize(s, pane)
 				}
 				before := s.ConnStats().Stats
 				res, err := s.CaptureSince(ctx, SinceArgs{Pane: PaneRef{PaneID: pane}, Cursor: cursor})
@@ -59,6 +73,18 @@ func TestCaptureSinceRoundTrips(t *testing.T) {
 				t.Fatalf("a capture_since with a cursor sent %d lines, want 1", least.Calls)
 			}
 		})
+	}
+}
+
+// misSize makes the model have pane's size wrong, as it has after tmux
+// resized the pane where no client of ours saw it, until a resync.
+func misSize(s *Server, pane string) {
+	s.model.mu.Lock()
+	defer s.model.mu.Unlock()
+	for i := range s.model.panes {
+		if s.model.panes[i].ID == pane {
+			s.model.panes[i].Height += 7
+		}
 	}
 }
 

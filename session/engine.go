@@ -97,11 +97,6 @@ func (h engineHost) Fed(pane string) bool { return h.fed(pane) }
 
 func (h engineHost) PaneWidth(pane string) int { return h.paneWidth(pane) }
 
-func (h engineHost) PaneHeight(pane string) int {
-	p, _ := h.model.paneByID(pane)
-	return p.Height
-}
-
 func (h engineHost) NoteInput(ends map[string]int64, pane, text string, enter bool, mark panestream.GridMark, label string) {
 	h.noteInputAs(inputStart{ends: ends}, pane, text, enter, mark, label)
 }

@@ -18,10 +18,14 @@ import (
 // A gridAt is a row of a pane's grid in tmux's numbering (history first,
 // oldest at 0, then the screen; see panestream.GridMark), with what tells
 // whether the row still has that number later: the history size and limit
-// then, and the pane's width (a resize rewraps the rows).
+// then, and the pane's width (a resize rewraps the rows). Its height then
+// says where the screen's last row was, past which output scrolls: the
+// mark's own, as tmux printed it with the row, since the model's may be
+// behind tmux (a pane resized in a session no client of ours is attached
+// to sends no notification).
 type gridAt struct {
-	known                   bool
-	row, hist, limit, width int
+	known                           bool
+	row, hist, limit, width, height int
 }
 
 // paneAt is where a pane's cursor is, as markNowCommand prints it.
@@ -43,7 +47,7 @@ func (p paneAt) mark() gridAt {
 }
 
 // sinceFormat prints what markNowOf reads.
-const sinceFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x} #{pane_width} #{alternate_on} #{session_id}"
+const sinceFormat = "#{pane_id} #{history_size} #{history_limit} #{cursor_y} #{cursor_x} #{pane_width} #{pane_height} #{alternate_on} #{session_id}"
 
 // markNowCommand prints where pane's cursor is in its grid.
 func markNowCommand(pane string) controlmode.Command {
@@ -53,19 +57,19 @@ func markNowCommand(pane string) controlmode.Command {
 // markNowOf reads the reply of markNowCommand.
 func markNowOf(r controlmode.Reply, pane string) (paneAt, error) {
 	f := strings.Fields(strings.Join(r.Lines, ""))
-	if len(f) != 8 || f[0] != pane {
+	if len(f) != 9 || f[0] != pane {
 		return paneAt{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
-	var n [5]int
+	var n [6]int
 	for i := range n {
 		v, err := strconv.Atoi(f[i+1])
 		if err != nil {
-			return paneAt{session: f[7]}, nil // no mark: the stream is read instead
+			return paneAt{session: f[8]}, nil // no mark: the stream is read instead
 		}
 		n[i] = v
 	}
-	return paneAt{gridAt: gridAt{known: true, row: n[0] + n[2], hist: n[0], limit: n[1], width: n[4]},
-		cy: n[2], cx: n[3], alternate: f[6] == "1", session: f[7]}, nil
+	return paneAt{gridAt: gridAt{known: true, row: n[0] + n[2], hist: n[0], limit: n[1], width: n[4], height: n[5]},
+		cy: n[2], cx: n[3], alternate: f[7] == "1", session: f[8]}, nil
 }
 
 // A sinceRead is what readSince found.
@@ -93,7 +97,7 @@ func (e *Engine) readSince(ctx context.Context, pane string, st *panestream.Stre
 	// round trip it saves.
 	start := from.row - from.hist
 	if end, _ := st.Position(); end-offset <= scrollGuessMax {
-		start -= scrolledSince(st.Read(offset), from, e.host.PaneWidth(pane), e.host.PaneHeight(pane))
+		start -= scrolledSince(st.Read(offset), from)
 	}
 	for try := 0; ; try++ {
 		rs, err := e.host.Exec(ctx, markNowCommand(pane),
@@ -174,21 +178,22 @@ func sinceLines(rows, screen []string, at paneAt) ([]string, bool) {
 const scrollGuessMax = 16 << 10
 
 // scrolledSince guesses how many rows the output r read since mark m
-// scrolled off the top of a pane width by height: those its cursor went
-// down past the screen's last row, starting on m's row. It is 0 where r
-// is not all the output since m, or moves the cursor in ways a row
-// tracker cannot follow.
-func scrolledSince(r panestream.Read, m gridAt, width, height int) int {
-	if r.Missed > 0 || r.Paused || r.ConnLost || width != m.width || height <= 0 {
+// scrolled off the top of the pane, at its size when marked: those its
+// cursor went down past the screen's last row, starting on m's row. It is
+// 0 where r is not all the output since m, or moves the cursor in ways a
+// row tracker cannot follow. A pane resized since makes the guess wrong;
+// readSince checks it against tmux's answer.
+func scrolledSince(r panestream.Read, m gridAt) int {
+	if r.Missed > 0 || r.Paused || r.ConnLost || m.width <= 0 || m.height <= 0 {
 		return 0
 	}
-	t := paneread.RowTracker{Width: width}
+	t := paneread.RowTracker{Width: m.width}
 	_, _ = t.Write(r.Data)
 	_, _, down, ok := t.Rows()
 	if !ok {
 		return 0
 	}
-	return max(m.row-m.hist+down-(height-1), 0)
+	return max(m.row-m.hist+down-(m.height-1), 0)
 }
 
 // rowNow returns the number row m has now that the pane's history holds

@@ -66,7 +66,7 @@ func TestScrollBound(t *testing.T) {
 // TestScrolledSince guesses how far output scrolled a screen of 24 rows
 // of 80 from a mark on its row 10 (30 rows of history before it).
 func TestScrolledSince(t *testing.T) {
-	m := gridAt{known: true, row: 40, hist: 30, limit: 2000, width: 80}
+	m := gridAt{known: true, row: 40, hist: 30, limit: 2000, width: 80, height: 24}
 	for _, c := range []struct {
 		name string
 		r    panestream.Read
@@ -79,11 +79,24 @@ func TestScrolledSince(t *testing.T) {
 		{"output lost", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20)), Missed: 5}, 0},
 		{"a cursor move it cannot follow", panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20) + "\x1b[5;1H")}, 0},
 	} {
-		if got := scrolledSince(c.r, m, 80, 24); got != c.want {
+		if got := scrolledSince(c.r, m); got != c.want {
 			t.Errorf("%s: got %d, want %d", c.name, got, c.want)
 		}
 	}
-	if got := scrolledSince(panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20))}, m, 100, 24); got != 0 {
-		t.Errorf("resized: got %d, want 0", got)
+	// The mark's own size says where the screen ended: a pane 30 rows
+	// high has 19 below the mark, and a line of 50 wraps to two rows at 40
+	// columns (one at 80).
+	taller := m
+	taller.height = 30
+	if got := scrolledSince(panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20))}, taller); got != 1 {
+		t.Errorf("30 rows high: got %d, want 1", got)
+	}
+	narrow := m
+	narrow.width = 40
+	if got := scrolledSince(panestream.Read{Data: []byte(strings.Repeat("x\r\n", 13) + strings.Repeat("y", 50) + "\r\n")}, narrow); got != 2 {
+		t.Errorf("40 columns wide: got %d, want 2", got)
+	}
+	if got := scrolledSince(panestream.Read{Data: []byte(strings.Repeat("x\r\n", 20))}, gridAt{known: true, row: 40, hist: 30, width: 80}); got != 0 {
+		t.Errorf("a mark without a height: got %d, want 0", got)
 	}
 }

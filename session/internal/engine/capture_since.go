@@ -381,7 +381,7 @@ func (e *Engine) cursorAt(ctx context.Context, pane string, next int64, m gridAt
 		return e.sinceCursor(ctx, pane, next)
 	}
 	return cursorPrefixGrid + e.host.Generation() + ":" + pane + ":" + strconv.FormatInt(next, 10) + ":" +
-		fmt.Sprintf("%d.%d.%d.%d", m.row, m.hist, m.limit, m.width) + ":" + issuerFor(OwnerOf(ctx))
+		fmt.Sprintf("%d.%d.%d.%d.%d", m.row, m.hist, m.limit, m.width, m.height) + ":" + issuerFor(OwnerOf(ctx))
 }
 
 // issuerFor is the last field of the cursors issued to owner: this
@@ -431,7 +431,7 @@ func splitCursor(c string) (pane, gen string, offset int64, from gridAt, issuer 
 		return "", "", 0, gridAt{}, "", bad
 	}
 	if grid {
-		var n [4]int
+		var n [5]int
 		parts := strings.Split(f[4], ".")
 		if len(parts) != len(n) {
 			return "", "", 0, gridAt{}, "", bad
@@ -441,7 +441,7 @@ func splitCursor(c string) (pane, gen string, offset int64, from gridAt, issuer 
 				return "", "", 0, gridAt{}, "", bad
 			}
 		}
-		from = gridAt{known: true, row: n[0], hist: n[1], limit: n[2], width: n[3]}
+		from = gridAt{known: true, row: n[0], hist: n[1], limit: n[2], width: n[3], height: n[4]}
 		f = append(f[:4], f[5])
 	}
 	if len(f) == 5 {

@@ -78,7 +78,6 @@ type Host interface {
 	// whose stream ended at ends[pane] before it.
 	Fed(pane string) bool
 	PaneWidth(pane string) int
-	PaneHeight(pane string) int
 	NoteInput(ends map[string]int64, pane, text string, enter bool, mark panestream.GridMark, label string)
 	// SendKeys sends keys as the send_keys tool does.
 	SendKeys(ctx context.Context, ref PaneRef, a SendKeysArgs) (string, error)

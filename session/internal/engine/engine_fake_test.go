@@ -71,7 +71,7 @@ func (h *fakeHost) Exec(_ context.Context, cmds ...controlmode.Command) ([]contr
 			h.looks++
 			rs[i].Lines = []string{fakePane + " 0 0 0 2000 0 80 0 " + fakeSession}
 		case strings.Contains(text, sinceFormat): // markNowCommand
-			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 0 " + fakeSession}
+			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 24 0 " + fakeSession}
 		case strings.Contains(text, "#{pane_id} #{history_size}"): // readRows
 			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 0 0"}
 		default:
@@ -133,7 +133,6 @@ func (h *fakeHost) Generation() string                                    { retu
 func (h *fakeHost) SyncStream(context.Context, *panestream.Stream) error  { return nil }
 func (h *fakeHost) Fed(string) bool                                       { return true }
 func (h *fakeHost) PaneWidth(string) int                                  { return 80 }
-func (h *fakeHost) PaneHeight(string) int                                 { return 24 }
 
 func (h *fakeHost) NoteInput(map[string]int64, string, string, bool, panestream.GridMark, string) {
 	h.t.Error("the waits type nothing")

@@ -562,7 +562,7 @@ func (e *Engine) typeCommand(ctx context.Context, a RunArgs, p runProbe, f *pane
 	if rows, ok := shellrun.ReprintRows(a.Command, p.at.CursorX, p.at.Width); erases && ok {
 		// The line puts the command on the prompt's rows again, so its
 		// output starts on a row known in advance (see readDrawn).
-		c.drawn = gridAt{known: true, row: p.row + rows, hist: p.hist, limit: p.limit, width: p.at.Width}
+		c.drawn = gridAt{known: true, row: p.row + rows, hist: p.hist, limit: p.limit, width: p.at.Width, height: p.at.Height}
 		c.lastLine = a.Command[strings.LastIndexByte(a.Command, '\n')+1:]
 	}
 	ends := map[string]int64{pane: f.cursor}
