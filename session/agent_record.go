@@ -54,24 +54,24 @@ const recordTimeout = 5 * time.Second
 
 // RecordAnswer returns the latest answer in the record of the agent CLI
 // agent, the foreground program of the pane whose process is pid, and
-// whether one was found there: read on the Server's host, as a one-shot.
-func (h engineHost) RecordAnswer(ctx context.Context, agent, pid string) ([]string, bool) {
+// whether it keeps one there: read on the Server's host, as a one-shot.
+func (h engineHost) RecordAnswer(ctx context.Context, agent, pid string) (agentstate.Recorded, bool) {
 	a, ok := agentstate.AgentNamed(agent)
 	if _, err := strconv.Atoi(pid); err != nil || !ok || a.Transcript != "claude" {
-		return nil, false
+		return agentstate.Recorded{}, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, recordTimeout)
 	defer cancel()
 	argv, err := h.host().command(ctx, "sh", []string{"-c", recordScript, "sh", pid}, oneShot)
 	if err != nil {
-		return nil, false
+		return agentstate.Recorded{}, false
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = procEnv(h.opts.Env)
 	cmd.WaitDelay = time.Second
 	cleanup, err := h.host().prepareOneShot(cmd, false)
 	if err != nil {
-		return nil, false
+		return agentstate.Recorded{}, false
 	}
 	defer cleanup()
 	out, err := cmd.Output()
@@ -79,11 +79,11 @@ func (h engineHost) RecordAnswer(ctx context.Context, agent, pid string) ([]stri
 		if l := h.opts.Logger; l != nil {
 			l.Debug("cannot read the agent's record", "pane_pid", pid, "err", err)
 		}
-		return nil, false
+		return agentstate.Recorded{}, false
 	}
 	_, tail, found := bytes.Cut(out, []byte("\n"))
 	if !found {
-		return nil, false
+		return agentstate.Recorded{}, false
 	}
-	return agentstate.ClaudeAnswer(tail)
+	return agentstate.ClaudeAnswer(tail), true
 }

@@ -1,6 +1,7 @@
 package agentstate
 
 import (
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -233,21 +234,43 @@ func TestCursorRowOfJoinedRows(t *testing.T) {
 }
 
 func TestClaudeAnswer(t *testing.T) {
-	jsonl := `ial line cut by the tail"}
-{"type":"user","message":{"role":"user","content":"first prompt"}}
-{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"old answer"}]}}
+	const (
+		prompt   = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"please run it"}]}}`
+		toolCall = `{"type":"assistant","message":{"role":"assistant","stop_reason":"tool_use","content":[{"type":"tool_use","name":"Bash","input":{}}]}}`
+		result   = `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"ok"}]}}`
+		part     = `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"ANSWER-2: done"}]}}`
+		last     = `{"type":"assistant","message":{"role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"line 2"}]}}`
+		duration = `{"type":"system","subtype":"turn_duration"}`
+	)
+	before := `ial line cut by the tail"}
 {"type":"user","isMeta":true,"message":{"role":"user","content":"<reminder>"}}
-{"type":"user","message":{"role":"user","content":[{"type":"text","text":"please run it"}]}}
-{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Bash","input":{}}]}}
-{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"ok"}]}}
-{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"ANSWER-2: done\nline 2"}]}}
-{"type":"system","subtype":"turn_duration"}
 `
-	got, ok := ClaudeAnswer([]byte(jsonl))
-	if want := "[Bash]\nANSWER-2: done\nline 2"; !ok || strings.Join(got, "\n") != want {
-		t.Errorf("got %q, %v; want %q", got, ok, want)
-	}
-	if got, ok := ClaudeAnswer([]byte(`{"type":"user","message":{"role":"user","content":"asked"}}` + "\n")); ok || len(got) != 0 {
-		t.Errorf("no answer yet: got %q, %v", got, ok)
+	old := `{"type":"user","message":{"role":"user","content":"first prompt"}}
+{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"old answer"}]}}
+`
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  string // the answer; "" for none
+		ended bool
+	}{
+		{"the whole turn", []string{prompt, toolCall, result, part, last, duration}, "[Bash]\nANSWER-2: done\nline 2", true},
+		{"no duration yet", []string{prompt, toolCall, result, part, last}, "[Bash]\nANSWER-2: done\nline 2", true},
+		{"a message in parts, the last not written", []string{prompt, toolCall, result, part}, "[Bash]\nANSWER-2: done", false},
+		{"the tool's result, no answer yet", []string{prompt, toolCall, result}, "", false},
+		{"the tool call", []string{prompt, toolCall}, "", false},
+		{"the prompt alone", []string{prompt}, "", false},
+		{"no prompt", []string{`{"type":"system","subtype":"init"}`}, "", true},
+	} {
+		got := ClaudeAnswer([]byte(before + strings.Join(c.lines, "\n") + "\n"))
+		if c.lines[0] == prompt {
+			// An earlier turn, not ended in the record, is no matter.
+			if again := ClaudeAnswer([]byte(before + old + strings.Join(c.lines, "\n") + "\n")); !reflect.DeepEqual(again, got) {
+				t.Errorf("%s: after an earlier turn %+v, alone %+v", c.name, again, got)
+			}
+		}
+		if got.Text != (c.want != "") || (got.Text && strings.Join(got.Lines, "\n") != c.want) || got.Ended != c.ended {
+			t.Errorf("%s: got %q, text %v, ended %v; want %q, ended %v", c.name, got.Lines, got.Text, got.Ended, c.want, c.ended)
+		}
 	}
 }

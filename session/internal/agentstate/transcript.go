@@ -10,10 +10,12 @@ import (
 // under its config directory's projects/) that an answer needs.
 type claudeEntry struct {
 	Type    string `json:"type"`
+	Subtype string `json:"subtype"`
 	IsMeta  bool   `json:"isMeta"`
 	Message struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role       string          `json:"role"`
+		StopReason string          `json:"stop_reason"`
+		Content    json.RawMessage `json:"content"`
 	} `json:"message"`
 }
 
@@ -23,13 +25,23 @@ type claudeBlock struct {
 	Name string `json:"name"`
 }
 
+// A Recorded is the latest answer in an agent CLI's record.
+type Recorded struct {
+	Lines []string // the answer's text, tool calls named
+	Text  bool     // Lines hold text, not only tool calls
+	// Ended: the record holds the end of the turn (an assistant message
+	// that stopped for good, or the turn's duration written after it), or
+	// no prompt at all. The CLI writes its record a moment after it draws
+	// its screen: a record that has not ended may still be catching up.
+	Ended bool
+}
+
 // ClaudeAnswer reads the tail of a Claude Code transcript and returns
-// the text of the assistant's messages after the last prompt a person
-// (or this process) typed, tool calls named, and whether there was any:
-// its latest answer. A first line cut by the tail is skipped.
-func ClaudeAnswer(jsonl []byte) ([]string, bool) {
-	var answer []string
-	found := false
+// the assistant's messages after the last prompt a person (or this
+// process) typed: its latest answer. A first line cut by the tail is
+// skipped.
+func ClaudeAnswer(jsonl []byte) Recorded {
+	r := Recorded{Ended: true} // no prompt: nothing to wait for
 	for line := range bytes.SplitSeq(jsonl, []byte("\n")) {
 		var e claudeEntry
 		if len(line) == 0 || json.Unmarshal(line, &e) != nil || e.IsMeta {
@@ -39,27 +51,34 @@ func ClaudeAnswer(jsonl []byte) ([]string, bool) {
 		switch {
 		case e.Type == "user" && e.Message.Role == "user":
 			if text != "" || hasText(blocks) {
-				answer, found = nil, false // a new prompt: the answer starts again
+				r = Recorded{} // a new prompt: the answer starts again
+			} else {
+				r.Ended = false // a tool's result: the model goes on
 			}
 		case e.Type == "assistant":
 			for _, b := range blocks {
 				switch b.Type {
 				case "text":
 					if t := strings.TrimSpace(b.Text); t != "" {
-						answer = append(answer, strings.Split(t, "\n")...)
-						found = true
+						r.Lines = append(r.Lines, strings.Split(t, "\n")...)
+						r.Text = true
 					}
 				case "tool_use":
-					answer = append(answer, "["+b.Name+"]")
+					r.Lines = append(r.Lines, "["+b.Name+"]")
 				}
 			}
 			if text != "" {
-				answer = append(answer, strings.Split(strings.TrimSpace(text), "\n")...)
-				found = true
+				r.Lines = append(r.Lines, strings.Split(strings.TrimSpace(text), "\n")...)
+				r.Text = true
 			}
+			// A message streamed in parts has no stop reason until its
+			// last; one that stops for a tool waits for the tool's result.
+			r.Ended = e.Message.StopReason != "" && e.Message.StopReason != "tool_use"
+		case e.Type == "system" && e.Subtype == "turn_duration":
+			r.Ended = true
 		}
 	}
-	return answer, found
+	return r
 }
 
 // contentOf reads a message's content: a string or a list of blocks.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
 
@@ -104,14 +105,15 @@ type Host interface {
 	// reads; Stream is pane's output stream, if one is kept; Feeds reports
 	// whether a client of ours delivers the output of session sessionID;
 	// Capture reads a pane's text; RecordAnswer reads the latest answer in
-	// the record of the agent CLI agent whose process is pid.
+	// the record of the agent CLI agent whose process is pid, and whether
+	// the CLI keeps one.
 	PaneTarget(ref PaneRef) (string, error)
 	PaneInfoCommand(target string) controlmode.Command
 	PaneInfoOf(r controlmode.Reply, target string) (Pane, error)
 	Stream(pane string) (*panestream.Stream, bool)
 	Feeds(sessionID string) bool
 	Capture(ctx context.Context, ref PaneRef, a CaptureArgs) (paneID string, lines []string, err error)
-	RecordAnswer(ctx context.Context, agent, pid string) ([]string, bool)
+	RecordAnswer(ctx context.Context, agent, pid string) (agentstate.Recorded, bool)
 }
 
 // Release is what the engine asks of the tmux release connected to

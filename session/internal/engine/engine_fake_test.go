@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/agentstate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/panestream"
 )
@@ -50,6 +51,9 @@ type fakeHost struct {
 	// text, or exits if it is "exit"; no entry, nothing.
 	keys    map[string]string
 	pressed []string
+	// records are what the agent's record holds at each read.
+	records     []agentstate.Recorded
+	recordReads int
 }
 
 func newFakeHost(t *testing.T, screen ...string) *fakeHost {
@@ -221,7 +225,21 @@ func (h *fakeHost) Capture(ctx context.Context, ref PaneRef, _ CaptureArgs) (str
 	return ref.PaneID, rs[0].Lines, nil
 }
 
-func (h *fakeHost) RecordAnswer(context.Context, string, string) ([]string, bool) { return nil, false }
+// RecordAnswer answers the fake's records in turn, the last one again and
+// again; none: the agent keeps no record.
+func (h *fakeHost) RecordAnswer(context.Context, string, string) (agentstate.Recorded, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.recordReads++
+	if len(h.records) == 0 {
+		return agentstate.Recorded{}, false
+	}
+	r := h.records[0]
+	if len(h.records) > 1 {
+		h.records = h.records[1:]
+	}
+	return r, true
+}
 
 // fakeSocket names the fake's server.
 type fakeSocket struct{}

@@ -211,7 +211,7 @@ func (e *Engine) lookStates(ctx context.Context, ids []string, a StateWaitArgs, 
 // last input: from its record on the host when it keeps one, else from
 // its screen (the rows as drawn: its lines are not wrapped ones).
 func (e *Engine) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLines int) ([]string, string) {
-	if ans, ok := e.host.RecordAnswer(ctx, st.Agent, p.PID); ok {
+	if ans, ok := e.recordAnswer(ctx, st.Agent, p.PID); ok {
 		return lastLines(ans, maxLines), "transcript"
 	}
 	_, lines, err := e.host.Capture(ctx, PaneRef{PaneID: p.ID}, CaptureArgs{})
@@ -229,6 +229,38 @@ func (e *Engine) agentAnswer(ctx context.Context, p Pane, st AgentState, maxLine
 		return nil, ""
 	}
 	return ans, "screen"
+}
+
+// An agent CLI writes its record a moment after it draws: Claude Code
+// queues the lines of its transcript and writes them every 100 ms, later
+// on a loaded machine. A record whose turn has not ended is read again,
+// every recordRetry, for up to recordLag.
+const (
+	recordLag   = 2 * time.Second
+	recordRetry = 100 * time.Millisecond
+)
+
+// recordAnswer is the latest answer in the record of the agent CLI agent
+// whose process is pid, and whether the record holds one with text: read
+// again while the record is behind the screen (its turn not ended), for
+// up to recordLag. A turn that never ends there (one interrupted) costs
+// that much before the screen answers.
+func (e *Engine) recordAnswer(ctx context.Context, agent, pid string) ([]string, bool) {
+	deadline := time.Now().Add(recordLag)
+	for {
+		rec, kept := e.host.RecordAnswer(ctx, agent, pid)
+		if !kept {
+			return nil, false
+		}
+		if rec.Ended || !time.Now().Before(deadline) {
+			return rec.Lines, rec.Text
+		}
+		select {
+		case <-ctx.Done():
+			return rec.Lines, rec.Text
+		case <-time.After(recordRetry):
+		}
+	}
 }
 
 // answerBytes bounds an answer: waits answer lean.
