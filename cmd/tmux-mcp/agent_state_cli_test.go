@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,43 @@ func TestAgentStateClaudeCode(t *testing.T) {
 		t.Fatalf("over ssh, the answer: %q from %q, want ANSWER-2 from the transcript", st.Answer, st.AnswerFrom)
 	}
 }
+
+// TestAgentStateClaudeCodeTypeAhead: a person types the next prompt while
+// Claude Code 2.1.332 works. Its footer then loses "esc to interrupt", but
+// its spinner turns on: the pane reads working until the answer is drawn,
+// then idle with it, the typed text still in its input box.
+func TestAgentStateClaudeCodeTypeAhead(t *testing.T) {
+	skipOnLeanLane(t)
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	api := agentapi.New(t, &agentapi.Options{Think: 8 * time.Second})
+	env := agentcli.Prepare(t, agentcli.Claude, api, &agentcli.Options{})
+	c, _, pane := workflow(t)
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": env.Command()}, nil)
+	one := []string{pane}
+	wantState(t, "claude ready", c.waitStates(t, one, false, "idle")[0], "idle", "claude waits for a prompt")
+	c.awaitQuiet(t, pane, "claude ready")
+	c.typeText(t, pane, "please answer", api)
+	c.submit(t, pane, api, 1)
+	c.waitOnScreen(t, pane, `esc to interrupt`)
+
+	c.ok(t, "send_keys", map[string]any{"pane_id": pane, "keys": "and then", "enter": false}, nil)
+	c.waitOnScreen(t, pane, `^❯.and then`) // NBSP after ❯
+	// The model thinks 8 s: idle now is idle with no answer drawn.
+	if st := c.waitStates(t, one, false, "working", "idle")[0]; st.AgentState != "working" && len(st.Answer) == 0 {
+		t.Fatalf("typed ahead, before the answer: %+v; the pane shows:\n%s", st, c.screen(t, pane))
+	}
+	st := c.waitStates(t, one, false, "idle")[0]
+	screen := c.screen(t, pane)
+	if spinner.MatchString(screen) || !strings.Contains(strings.Join(st.Answer, "\n"), "ANSWER-1: the fake model answers") {
+		t.Fatalf("idle: %+v, want ANSWER-1 and no spinner; the pane shows:\n%s", st, screen)
+	}
+}
+
+// spinner is Claude Code's row while it works ("✶ Cooking…").
+var spinner = regexp.MustCompile(`(?m)^[·✢✳✶✻✽*] \p{L}+…`)
 
 // permissionTurn is what a test of one agent CLI's permission menu needs: the tool
 // call the fake model makes, what state_detail holds while the CLI asks, and the

@@ -61,7 +61,11 @@ var Agents = []Agent{
 			{Pattern: `^\s*❯ (Yes|No)\b`, Kind: "question"},
 			{Pattern: `^\s*❯ \d+\. `, Kind: "question"},
 		},
-		Busy:       []string{`esc to interrupt`},
+		// Its spinner row ("✶ Cooking…", a word and an ellipsis, then
+		// maybe the time and tokens) turns while it works, also when
+		// text typed ahead took "esc to interrupt" off its footer; once
+		// done the row says "✻ Brewed for 4s".
+		Busy:       []string{`esc to interrupt`, `^[·✢✳✶✻✽*] \p{L}[\p{L}' -]*…`},
 		Ready:      []string{`^❯(\s|\x{a0}|$)`, `\? for shortcuts`},
 		Chrome:     []string{`^─{10,}$`, `^❯(\s|\x{a0}|$)`, `^\s*(⏵⏵|⏸|\? for shortcuts)`},
 		Answer:     `^● `,

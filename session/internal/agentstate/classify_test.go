@@ -43,6 +43,18 @@ var (
 		strings.Repeat("─", 40),
 		"  ⏸ manual mode on · esc to interrupt",
 	}
+	// claudeTypedAhead: text typed while it works takes "esc to
+	// interrupt" off its footer; its spinner still turns.
+	claudeTypedAhead = []string{
+		"❯ please answer",
+		"",
+		"✶ Cooking…",
+		"",
+		strings.Repeat("─", 40),
+		"❯ and then",
+		strings.Repeat("─", 40),
+		"  ⏵⏵ auto mode on (shift+tab to cycle)",
+	}
 	claudeAsking = []string{
 		"❯ please run it",
 		"",
@@ -174,6 +186,7 @@ func TestClassify(t *testing.T) {
 		{name: "event loop quiet", f: Facts{Command: "node", Screen: screen(0, "listening on 3000", "")}, state: Unknown, detail: "cannot be told"},
 		{name: "claude ready", f: Facts{Command: "claude", Screen: screen(2, claudeReady...)}, state: Idle, agent: "claude"},
 		{name: "claude busy", f: Facts{Command: "claude", Screen: screen(2, claudeBusy...)}, state: Working, agent: "claude"},
+		{name: "claude busy, typed ahead", f: Facts{Command: "claude", Screen: screen(2, claudeTypedAhead...)}, state: Working, agent: "claude"},
 		{name: "claude asks", f: Facts{Command: "claude", Screen: screen(2, claudeAsking...)}, state: Blocked, agent: "claude", detail: "permission",
 			ask: "Bash command\nTip: auto mode handles these prompts for you — choose \"switch to auto mode\" below\nMake a file\ntouch made-by-tool\nDo you want to proceed?\n❯ 1. Yes"},
 		{name: "codex asks", f: Facts{Command: "node", Agent: "codex", Screen: screen(0, codexAsking...)}, state: Blocked, agent: "codex", detail: "permission",
