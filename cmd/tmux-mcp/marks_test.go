@@ -140,6 +140,9 @@ func TestAgentStateCommandMarks(t *testing.T) {
 	}
 	c.waitOnScreen(t, pane, `^ran-it$`)
 	c.waitText(t, pane, `^\$ $`)
+	// The prompt is drawn a moment before bash reads the terminal (a
+	// loaded machine widens it: "bash runs"); once it reads, it stays.
+	c.waitStates(t, one, false, "idle")
 	got, detail := c.paneInfoState(t, pane)
 	if got != "idle" || strings.Contains(detail, "status") || strings.Contains(detail, "OSC 133") {
 		t.Fatalf("a person's command before tmux 3.8: agent_state %q (%s), want idle, no status claimed", got, detail)
