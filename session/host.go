@@ -52,10 +52,10 @@ type Host interface {
 	// superviseClient watches what the host runs for control client c,
 	// on a goroutine that spawn starts, where the host needs it.
 	superviseClient(c *controlmode.Conn, spawn func(func()) bool, log *slog.Logger)
-	// path returns the host's form of a path given by the caller: on this
-	// machine made absolute, on another left as given (this process cannot
-	// resolve it).
-	path(p string) (string, error)
+	// path returns the host's form of an output file's path given by the
+	// caller, made absolute on the host, once the host says it can be one
+	// (see localHost.path).
+	path(ctx context.Context, o *Options, p string) (string, error)
 	// probeServers is [Manager.ProbeServers] on the host.
 	probeServers(ctx context.Context, m *Manager, dir string, extra []string) []ServerStatus
 	// preflight checks what can be checked before a control client of
@@ -130,7 +130,7 @@ func (localHost) superviseClient(*controlmode.Conn, func(func()) bool, *slog.Log
 // its directory exists, and p is a regular file or nothing yet. A pipe
 // into a device, a FIFO, a socket or a directory is refused before tmux is
 // asked, so that nothing is truncated or opened but a file.
-func (localHost) path(p string) (string, error) {
+func (localHost) path(_ context.Context, _ *Options, p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err

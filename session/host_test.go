@@ -29,12 +29,12 @@ func TestHostsDoTheirOwnWork(t *testing.T) {
 		name      string
 		host      Host
 		lockDir   string
-		path      string // what "rel" becomes
+		path      string // what "rel" becomes; "": asked of the host (cmd/tmux-mcp's TestAttackPipePaneFile)
 		failure   Kind   // of a one-shot that exited 255; 0 for none
 		heldInput bool   // a blocking one-shot is given an input of its own
 	}{
 		{"this machine", localHost{}, "/run/tmux-1", abs, 0, false},
-		{"ssh", ssh, "", "rel", KindConnLost, true},
+		{"ssh", ssh, "", "", KindConnLost, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.host.lockDir("/run/tmux-1/default"); got != tc.lockDir {
@@ -43,8 +43,10 @@ func TestHostsDoTheirOwnWork(t *testing.T) {
 			if got := tc.host.lockDir(""); got != "" {
 				t.Errorf("lockDir of no socket file: got %q, want none", got)
 			}
-			if p, err := tc.host.path("rel"); p != tc.path || err != nil {
-				t.Errorf("path: got %q, %v; want %q", p, err, tc.path)
+			if tc.path != "" {
+				if p, err := tc.host.path(t.Context(), &Options{}, "rel"); p != tc.path || err != nil {
+					t.Errorf("path: got %q, %v; want %q", p, err, tc.path)
+				}
 			}
 			var e *Error
 			err := tc.host.failure(exit("255"), "connection refused")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,7 +339,8 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 // PipePane starts piping the output of the pane ref names into the file
 // at path (appending, or truncating it first), replacing any pipe the pane
 // had; an empty path stops the pipe. It returns the pane's id. A relative
-// path is taken from this process's directory.
+// path is taken from this process's directory; over ssh, from the user's
+// home on that host.
 func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendTo bool) (string, error) {
 	t, err := paneTarget(ref)
 	if err != nil {
@@ -346,7 +348,11 @@ func (s *Server) PipePane(ctx context.Context, ref PaneRef, path string, appendT
 	}
 	pipe := controlmode.NewCommand("pipe-pane", "-t", t)
 	if path != "" {
-		abs, err := s.host().path(path)
+		abs, err := s.host().path(ctx, s.opts, path)
+		var lost *Error
+		if errors.As(err, &lost) {
+			return "", err // the host's connection, not the path
+		}
 		if err != nil {
 			return "", errorf(KindInvalid, "the output file: %v", err)
 		}

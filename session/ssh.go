@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -205,9 +206,43 @@ func (h *sshHost) spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]str
 	return append([]string{"-c", formatLiteral(abs)}, rest...), nil
 }
 
-// path leaves p as it is: a path on that host, which this process cannot
-// resolve.
-func (h *sshHost) path(p string) (string, error) { return p, nil }
+// outputPathScript prints $1 made absolute (a relative path is taken
+// from the user's home, as a start directory is) once it can be an
+// output file: its directory exists, and it is a regular file or nothing
+// yet. Otherwise it says why on stderr and exits 3.
+const outputPathScript = `cd || exit 1
+case $1 in /*) p=$1 ;; *) p=$(pwd)/$1 ;; esac
+d=$(dirname -- "$p")
+[ -d "$d" ] || { echo "its directory $d does not exist" >&2; exit 3; }
+if [ -e "$p" ] && [ ! -f "$p" ]; then echo "it is not a regular file" >&2; exit 3; fi
+printf '%s\n' "$p"`
+
+// path checks p on that host, as localHost.path does here, with a
+// one-shot shell there: a pipe into a device, a FIFO or a directory of
+// that host is refused before tmux is asked.
+func (h *sshHost) path(ctx context.Context, o *Options, p string) (string, error) {
+	argv, err := h.command(ctx, "sh", []string{"-c", outputPathScript, "sh", p}, oneShot)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = procEnv(o.Env)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	abs := strings.TrimSuffix(string(out), "\n")
+	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
+		if e := h.failure(err, strings.TrimSpace(stderr.String())); e != nil {
+			return "", e
+		}
+		why := strings.TrimSpace(stderr.String())
+		if why == "" {
+			why = "not a path for an output file"
+		}
+		return "", fmt.Errorf("%q on %s: %s", p, h, why)
+	}
+	return abs, nil
+}
 
 func (h *sshHost) probeServers(ctx context.Context, m *Manager, _ string, extra []string) []ServerStatus {
 	return m.probeRemote(ctx, extra) // dir is this machine's; the host's own is probed

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -293,26 +294,48 @@ func TestAttackStartDirectory(t *testing.T) {
 // TestAttackPipePaneFile: pipe_pane's output_path must be a regular file
 // or none yet, in a directory that exists: a directory, a device, a FIFO
 // or a missing directory are refused before tmux is asked, and #(...) in
-// a file name is the file's name.
+// a file name is the file's name. Over ssh the host is asked (here the
+// same machine, through a loopback sshd).
 func TestAttackPipePaneFile(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main", "sh", "-c", "echo piped; exec cat")
 	pane := fx.Tmux(t, "display-message", "-p", "-t", "main", "#{pane_id}")
 	base := t.TempDir()
-	c := startClient(t, fx, "", nil)
-	for _, p := range []string{base, "/dev/null", filepath.Join(base, "missing", "out")} {
-		if e := c.fail(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": p}); e.Code != "invalid_arguments" || e.Effects != "none" {
-			t.Errorf("pipe_pane to %s: got %+v, want invalid_arguments, effects none", p, e)
-		}
+	fifo := filepath.Join(base, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_pipe}"); got != "0" {
-		t.Errorf("pane_pipe after the refusals: %q, want 0", got)
-	}
-	odd := filepath.Join(base, "#(touch pwned);x")
-	c.ok(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": odd}, nil)
-	c.ok(t, "pipe_pane", map[string]any{"pane_id": pane}, nil)
-	if fileExists(filepath.Join(base, "pwned")) {
-		t.Errorf("#(...) in output_path ran")
+	sshd := fixtures.NewSSHD(t)
+	for _, via := range []struct {
+		name string
+		args []string
+	}{
+		{"here", nil},
+		{"ssh", []string{"--ssh", shellWords(sshd.ClientArgs(sshd.Port))}},
+	} {
+		t.Run(via.name, func(t *testing.T) {
+			c := startClient(t, fx, "", via.args)
+			for _, p := range []string{base, "/dev/null", fifo, filepath.Join(base, "missing", "out")} {
+				if e := c.fail(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": p}); e.Code != "invalid_arguments" || e.Effects != "none" {
+					t.Errorf("pipe_pane to %s: got %+v, want invalid_arguments, effects none", p, e)
+				}
+			}
+			if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_pipe}"); got != "0" {
+				t.Errorf("pane_pipe after the refusals: %q, want 0", got)
+			}
+			odd := filepath.Join(base, via.name+"#(touch pwned);x")
+			c.ok(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": odd}, nil)
+			if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_pipe}"); got != "1" {
+				t.Errorf("pane_pipe into a new file: %q, want 1", got)
+			}
+			c.ok(t, "pipe_pane", map[string]any{"pane_id": pane}, nil)
+			if fileExists(filepath.Join(base, "pwned")) {
+				t.Errorf("#(...) in output_path ran")
+			}
+			if !fileExists(odd) {
+				t.Errorf("the pipe made no file %s", odd)
+			}
+		})
 	}
 }
 
