@@ -181,20 +181,11 @@ func (h *sshHost) spawnArgs(ctx context.Context, o *Options, a SpawnArgs) ([]str
 	case strings.HasPrefix(dir, "~/"):
 		dir = "./" + dir[2:]
 	}
-	argv, err := h.command(ctx, "sh", []string{"-c", `cd && cd -- "$1" && pwd`, "sh", dir}, oneShot)
+	abs, _, err := h.absPath(ctx, o, `cd && cd -- "$1" && pwd`, dir)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = procEnv(o.Env)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	abs := strings.TrimSuffix(string(out), "\n")
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
-		if e := h.failure(err, strings.TrimSpace(stderr.String())); e != nil {
-			return nil, e
-		}
+	if abs == "" {
 		return nil, errorf(KindInvalid, "start directory %q is not an existing directory on %s", a.StartDirectory, h)
 	}
 	a.StartDirectory = ""
@@ -221,27 +212,41 @@ printf '%s\n' "$p"`
 // one-shot shell there: a pipe into a device, a FIFO or a directory of
 // that host is refused before tmux is asked.
 func (h *sshHost) path(ctx context.Context, o *Options, p string) (string, error) {
-	argv, err := h.command(ctx, "sh", []string{"-c", outputPathScript, "sh", p}, oneShot)
+	abs, why, err := h.absPath(ctx, o, outputPathScript, p)
 	if err != nil {
 		return "", err
+	}
+	if abs == "" {
+		return "", fmt.Errorf("%q on %s%s", p, h, why)
+	}
+	return abs, nil
+}
+
+// absPath runs script with arg in a one-shot shell on the host and
+// returns the absolute path it printed, or "" and why not (what it said
+// on stderr, after ": "); err is a lost connection.
+func (h *sshHost) absPath(ctx context.Context, o *Options, script, arg string) (abs, why string, err error) {
+	argv, err := h.command(ctx, "sh", []string{"-c", script, "sh", arg}, oneShot)
+	if err != nil {
+		return "", "", err
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = procEnv(o.Env)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	abs := strings.TrimSuffix(string(out), "\n")
-	if err != nil || !strings.HasPrefix(abs, "/") || strings.Contains(abs, "\n") {
-		if e := h.failure(err, strings.TrimSpace(stderr.String())); e != nil {
-			return "", e
-		}
-		why := strings.TrimSpace(stderr.String())
-		if why == "" {
-			why = "not a path for an output file"
-		}
-		return "", fmt.Errorf("%q on %s: %s", p, h, why)
+	abs = strings.TrimSuffix(string(out), "\n")
+	if err == nil && strings.HasPrefix(abs, "/") && !strings.Contains(abs, "\n") {
+		return abs, "", nil
 	}
-	return abs, nil
+	said := strings.TrimSpace(stderr.String())
+	if e := h.failure(err, said); e != nil {
+		return "", "", e
+	}
+	if said != "" {
+		why = ": " + said
+	}
+	return "", why, nil
 }
 
 func (h *sshHost) probeServers(ctx context.Context, m *Manager, _ string, extra []string) []ServerStatus {
