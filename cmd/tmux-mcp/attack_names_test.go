@@ -294,8 +294,8 @@ func TestAttackStartDirectory(t *testing.T) {
 // TestAttackPipePaneFile: pipe_pane's output_path must be a regular file
 // or none yet, in a directory that exists: a directory, a device, a FIFO
 // or a missing directory are refused before tmux is asked, and #(...) in
-// a file name is the file's name. Over ssh the host is asked (here the
-// same machine, through a loopback sshd).
+// a file name is the file's name. Over stdio and HTTP, and over ssh, where
+// the host is asked (here the same machine, through a loopback sshd).
 func TestAttackPipePaneFile(t *testing.T) {
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main", "sh", "-c", "echo piped; exec cat")
@@ -307,14 +307,20 @@ func TestAttackPipePaneFile(t *testing.T) {
 	}
 	sshd := fixtures.NewSSHD(t)
 	for _, via := range []struct {
-		name string
-		args []string
+		name    string
+		connect func(t *testing.T) *client
 	}{
-		{"here", nil},
-		{"ssh", []string{"--ssh", shellWords(sshd.ClientArgs(sshd.Port))}},
+		{"stdio", func(t *testing.T) *client { return startClient(t, fx, "", nil) }},
+		{"http", func(t *testing.T) *client {
+			s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
+			return s.connect(t, tokAlice, "")
+		}},
+		{"ssh", func(t *testing.T) *client {
+			return startClient(t, fx, "", []string{"--ssh", shellWords(sshd.ClientArgs(sshd.Port))})
+		}},
 	} {
 		t.Run(via.name, func(t *testing.T) {
-			c := startClient(t, fx, "", via.args)
+			c := via.connect(t)
 			for _, p := range []string{base, "/dev/null", fifo, filepath.Join(base, "missing", "out")} {
 				if e := c.fail(t, "pipe_pane", map[string]any{"pane_id": pane, "output_path": p}); e.Code != "invalid_arguments" || e.Effects != "none" {
 					t.Errorf("pipe_pane to %s: got %+v, want invalid_arguments, effects none", p, e)
@@ -429,7 +435,7 @@ func TestAttackTaggedTokens(t *testing.T) {
 // TestAttackNamesRunNothing: #(...), #{...} and ; in every name an agent
 // gives tmux (session, window and pane names, titles, environment values)
 // and in option values and keys typed as text create no file: each call
-// either keeps the text as it is or is refused.
+// either keeps the text as it is or is refused. Over stdio and over HTTP.
 func TestAttackNamesRunNothing(t *testing.T) {
 	// The names are short (64 bytes at most): the jobs would find the
 	// directory in their environment, which the tmux server inherits.
@@ -437,21 +443,38 @@ func TestAttackNamesRunNothing(t *testing.T) {
 	t.Setenv("PWN", dir)
 	fx := fixtures.NewServer(t)
 	fx.NewSession(t, "main", "sh", "-c", "exec cat >/dev/null")
-	c := startClient(t, fx, "", nil)
-	var info struct {
-		SessionID    string `json:"session_id"`
-		ActivePaneID string `json:"active_pane_id"`
-	}
-	c.ok(t, "create_session", map[string]any{"session_name": "agent"}, &info)
-	var w struct {
-		WindowID string `json:"window_id"`
-	}
-	c.ok(t, "create_window", map[string]any{"session_id": info.SessionID}, &w)
 	n := 0
 	evil := func() string {
 		n++
 		return fmt.Sprintf("#(touch $PWN/j%d);touch $PWN/s%d #{session_id}", n, n)
 	}
+	try := func(t *testing.T, c *client, lane string) {
+		attackNames(t, fx, c, "agent-"+lane, evil)
+	}
+	t.Run("stdio", func(t *testing.T) { try(t, startClient(t, fx, "", nil), "stdio") })
+	t.Run("http", func(t *testing.T) {
+		s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
+		try(t, s.connect(t, tokAlice, ""), "http")
+	})
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("a #(...) or ; in an argument ran: %s was created", e.Name())
+	}
+}
+
+// attackNames makes a session called name and gives every name-taking
+// tool an evil text, through c.
+func attackNames(t *testing.T, fx *fixtures.Server, c *client, name string, evil func() string) {
+	t.Helper()
+	var info struct {
+		SessionID    string `json:"session_id"`
+		ActivePaneID string `json:"active_pane_id"`
+	}
+	c.ok(t, "create_session", map[string]any{"session_name": name}, &info)
+	var w struct {
+		WindowID string `json:"window_id"`
+	}
+	c.ok(t, "create_window", map[string]any{"session_id": info.SessionID}, &w)
 	calls := []struct {
 		tool string
 		args func() map[string]any
@@ -491,10 +514,6 @@ func TestAttackNamesRunNothing(t *testing.T) {
 	if got := fx.Tmux(t, "display-message", "-p", "-t", w.WindowID, "#{window_name}"); !strings.HasPrefix(got, "#(touch ") {
 		t.Errorf("window name after rename_window: %q, want the text as given", got)
 	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		t.Errorf("a #(...) or ; in an argument ran: %s was created", e.Name())
-	}
 }
 
 // TestTokenSockets: a token line's sockets= takes names or *, and refuses
@@ -516,4 +535,57 @@ func TestTokenSockets(t *testing.T) {
 			t.Errorf("%s: got %v, want a usage error naming line 1 and not the token", bad, err)
 		}
 	}
+}
+
+// TestAttackCrashingKeys: on tmux 3.2a and 3.3a copy-selection crashes
+// the whole server; send_keys with drive_mode, alone or in a batch, is
+// refused where a key would run it (nothing sent, the server alive), over
+// stdio and over HTTP. From 3.4 the key goes through.
+func TestAttackCrashingKeys(t *testing.T) {
+	fx := fixtures.NewServer(t)
+	fx.NewSession(t, "main")
+	// Bound before a client connects: the tables are read then.
+	fx.Tmux(t, "bind-key", "-T", "copy-mode-vi", "y", "send-keys", "-X", "copy-selection")
+	fx.Tmux(t, "set-option", "-g", "mode-keys", "vi")
+	crashes := !fx.AtLeast(t, 3, 4) // decided from the version, not by the code under test
+	try := func(t *testing.T, c *client) {
+		pane := fx.Tmux(t, "new-window", "-d", "-P", "-F", "#{pane_id}")
+		fx.Tmux(t, "copy-mode", "-t", pane)
+		fx.Tmux(t, "send-keys", "-t", pane, "-X", "begin-selection")
+		calls := []struct {
+			tool string
+			args map[string]any
+		}{
+			{"send_keys", map[string]any{"pane_id": pane, "keys": []string{"y"}, "drive_mode": true, "enter": false}},
+			{"send_keys_batch", map[string]any{"operations": []map[string]any{{"pane_id": pane, "keys": "y", "drive_mode": true, "enter": false}}}},
+		}
+		if !crashes {
+			calls = calls[:1]
+		}
+		for _, call := range calls {
+			res := c.call(t, call.tool, call.args)
+			text := textOf(res)
+			if crashes && !strings.Contains(text, "crashes tmux") {
+				t.Errorf("%s on a crashing tmux: got %s, want a refusal naming the crash", call.tool, text)
+			}
+			if !crashes && res.IsError {
+				t.Errorf("%s: got %s, want the key sent", call.tool, text)
+			}
+			if fx.Died() {
+				t.Fatalf("%s: the tmux server died", call.tool)
+			}
+		}
+		mode := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_in_mode}")
+		if buffers := fx.Tmux(t, "list-buffers", "-F", "#{buffer_name}"); crashes && (mode != "1" || buffers != "") {
+			t.Errorf("after the refusals: in mode %s, buffers %q; want still in copy mode, none", mode, buffers)
+		} else if !crashes && buffers == "" {
+			t.Errorf("no buffer after copy-selection: the key was not sent")
+		}
+		fx.Tmux(t, "kill-pane", "-t", pane)
+	}
+	t.Run("stdio", func(t *testing.T) { try(t, startClient(t, fx, "", nil)) })
+	t.Run("http", func(t *testing.T) {
+		s := startHTTP(t, fx, "--auth-tokens", tokenFile(t, tokAlice+" name=alice"))
+		try(t, s.connect(t, tokAlice, ""))
+	})
 }
