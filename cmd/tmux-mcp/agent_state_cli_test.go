@@ -159,8 +159,12 @@ func followPermission(t *testing.T, turn permissionTurn) {
 
 	st = c.waitStates(t, one, false, "idle")[0]
 	wantState(t, name+" answered", st, "idle", name+" waits for a prompt")
-	if st.AnswerFrom != "screen" || !strings.Contains(strings.Join(st.Answer, "\n"), "ANSWER-2: the fake model answers\nline 2 of ANSWER-2") {
+	answer := strings.Join(st.Answer, "\n")
+	if st.AnswerFrom != "screen" || !strings.Contains(answer, "ANSWER-2: the fake model answers\nline 2 of ANSWER-2") {
 		t.Fatalf("the answer: %q from %q, want ANSWER-2 from the screen; the pane shows:\n%s", st.Answer, st.AnswerFrom, c.screen(t, pane))
+	}
+	if strings.Contains(answer, "Worked for") || strings.Contains(answer, "for shortcuts") {
+		t.Errorf("the answer holds the CLI's status rows: %q", st.Answer)
 	}
 	if _, err := os.Stat(filepath.Join(env.Dir, "made-by-tool")); err != nil {
 		t.Fatalf("the tool call did not run once allowed: %v", err)

@@ -88,9 +88,10 @@ var Agents = []Agent{
 			{Pattern: `^\s*› \d+\. Yes`, Kind: "permission", Top: `Would you like to`, End: `Press enter to confirm`},
 			{Pattern: `Press enter to confirm`, Kind: "question"},
 		},
-		Busy:   []string{`esc to interrupt`},
-		Ready:  []string{`Ask Codex to do anything`, `^› `, `context left`},
-		Chrome: []string{`^› `, `context left`, `^\s*⏎`},
+		Busy:  []string{`esc to interrupt`},
+		Ready: []string{`Ask Codex to do anything`, `^› `, `context left`},
+		// "Worked for 1s • 17:47" ends its answer: a status, not a line of it.
+		Chrome: []string{`^› `, `context left`, `^\s*⏎`, `^\s*Worked for \d`},
 		Answer: `^• `,
 	},
 	{
@@ -112,9 +113,10 @@ var Agents = []Agent{
 			{Pattern: `Waiting for user confirmation`, Kind: "permission"},
 			{Pattern: `^\s*│?\s*● \d+\. `, Kind: "question"},
 		},
-		Busy:   []string{`esc to cancel`},
-		Ready:  []string{`Type your message or @path/to/file`},
-		Chrome: []string{`^\s*[╭╰]─+`, `Type your message`, `^\s*│\s*>`},
+		Busy:  []string{`esc to cancel`},
+		Ready: []string{`Type your message or @path/to/file`},
+		// "? for shortcuts" is drawn right-aligned under its answer.
+		Chrome: []string{`^\s*[╭╰]─+`, `Type your message`, `^\s*│\s*>`, `^\s*\? for shortcuts\s*$`},
 		Answer: `^✦ `,
 	},
 }

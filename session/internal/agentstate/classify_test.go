@@ -231,6 +231,35 @@ func TestAnswer(t *testing.T) {
 	if got := Answer("claude", claudeBusy, "please run it", 0); len(got) != 0 {
 		t.Errorf("claude busy: got %q, want no answer yet", got)
 	}
+	// Codex 0.171.0 and Gemini CLI 0.61.0 after one answer, as drawn.
+	codex := []string{
+		"› please answer",
+		"",
+		"• ANSWER-1: the fake model answers",
+		"  line 2 of ANSWER-1",
+		"  line 3 of ANSWER-1",
+		"",
+		"  Worked for 1s • 17:47",
+		"",
+		"› Ask Codex to do anything",
+		"  gpt-fake default · /tmp/project · agentapi",
+	}
+	gemini := []string{
+		" > please answer",
+		"",
+		"✦ ANSWER-1: the fake model answers",
+		"  line 2 of ANSWER-1",
+		"  line 3 of ANSWER-1",
+		"                                                            ? for shortcuts",
+		strings.Repeat("─", 40),
+		" >   Type your message or @path/to/file",
+	}
+	for name, rows := range map[string][]string{"codex": codex, "gemini": gemini} {
+		want := "ANSWER-1: the fake model answers\nline 2 of ANSWER-1\nline 3 of ANSWER-1"
+		if got := Answer(name, rows, "please answer", 0); strings.Join(got, "\n") != want {
+			t.Errorf("%s's answer: got %q, want %q", name, got, want)
+		}
+	}
 	if got := Answer("nobody", claudeReady, "", 0); got != nil {
 		t.Errorf("an unknown agent: got %q", got)
 	}
