@@ -334,12 +334,17 @@ func TestAttackPipePaneFile(t *testing.T) {
 			if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_pipe}"); got != "1" {
 				t.Errorf("pane_pipe into a new file: %q, want 1", got)
 			}
+			// The file is made by the shell tmux starts for the pipe, a
+			// moment after pipe-pane answered: nothing tells when.
+			for deadline := time.Now().Add(10 * time.Second); !fileExists(odd) && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
 			c.ok(t, "pipe_pane", map[string]any{"pane_id": pane}, nil)
 			if fileExists(filepath.Join(base, "pwned")) {
 				t.Errorf("#(...) in output_path ran")
 			}
 			if !fileExists(odd) {
-				t.Errorf("the pipe made no file %s", odd)
+				t.Errorf("the pipe made no file %s in 10 s", odd)
 			}
 		})
 	}
