@@ -224,7 +224,7 @@ func (h *sshHost) path(ctx context.Context, o *Options, p string) (string, error
 
 // absPath runs script with arg in a one-shot shell on the host and
 // returns the absolute path it printed, or "" and why not (what it said
-// on stderr, after ": "); err is a lost connection.
+// on stderr, after ": "); err is a lost connection or the end of ctx.
 func (h *sshHost) absPath(ctx context.Context, o *Options, script, arg string) (abs, why string, err error) {
 	argv, err := h.command(ctx, "sh", []string{"-c", script, "sh", arg}, oneShot)
 	if err != nil {
@@ -234,10 +234,18 @@ func (h *sshHost) absPath(ctx context.Context, o *Options, script, arg string) (
 	cmd.Env = procEnv(o.Env)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	cleanup, err := h.prepareOneShot(cmd, false) // the wait for the pipes is bounded
+	if err != nil {
+		return "", "", err
+	}
+	defer cleanup()
 	out, err := cmd.Output()
 	abs = strings.TrimSuffix(string(out), "\n")
 	if err == nil && strings.HasPrefix(abs, "/") && !strings.Contains(abs, "\n") {
 		return abs, "", nil
+	}
+	if ctx.Err() != nil {
+		return "", "", fromExec(ctx.Err()) // the call's deadline, not the path
 	}
 	said := strings.TrimSpace(stderr.String())
 	if e := h.failure(err, said); e != nil {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -478,6 +479,39 @@ func TestSSHStartDirectory(t *testing.T) {
 	var se *Error
 	if !errors.As(err, &se) || se.Kind != KindInvalid || se.Written {
 		t.Fatalf("a missing start directory: got %v, want invalid_arguments with no effects", err)
+	}
+}
+
+// TestSSHPathOnTheHost: pipe_pane's output file is checked by a shell on
+// the host: a FIFO or a missing directory there is a bad argument, a new
+// file is made absolute from the remote home, and a call whose deadline
+// ends while the host's shell runs answers as that, not as a bad path.
+func TestSSHPathOnTheHost(t *testing.T) {
+	e := newSSHEnv(t, -1)
+	ctx := testCtx(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, dir, filepath.Join(dir, "missing", "out")} {
+		if got, err := e.host.path(ctx, e.srv.opts, p); err == nil || errors.As(err, new(*Error)) {
+			t.Errorf("path %s: got %q, %v; want a bad path", p, got, err)
+		}
+	}
+	if got, err := e.host.path(ctx, e.srv.opts, "out.log"); err != nil || got != filepath.Join(e.sshd.Home, "out.log") {
+		t.Errorf("a relative path: got %q, %v; want it in the remote home %s", got, err, e.sshd.Home)
+	}
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	start := time.Now()
+	_, why, err := e.host.absPath(short, e.srv.opts, "sleep 30", "x")
+	if se := new(*Error); !errors.As(err, se) {
+		t.Errorf("a deadline while the host's shell runs: got %v (why %q), want the call's error", err, why)
+	}
+	// A bound to catch a wait for the remote sleep, not a timing.
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the 1 s deadline answered after %v: the wait for the host's pipes is not bounded", took)
 	}
 }
 
