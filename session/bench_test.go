@@ -293,7 +293,7 @@ func BenchmarkSendKeys_CopyModeGuard(b *testing.B) {
 	ctx := context.Background()
 	fx.NewSession(b, "keys", "cat")
 	pane := paneOf(b, s, "keys")
-	if _, refused := sendKeysCommands(SendKeysArgs{Keys: "git tag", Literal: true}, pane, mustGuard(b, s)); s.release().bindsPanePrompts() && len(refused.waiting) == 0 {
+	if _, refused := sendKeysCommands(SendKeysArgs{Keys: "git tag", Literal: true}, pane, mustGuard(b, s)); s.release().BindsPanePrompts() && len(refused.waiting) == 0 {
 		b.Fatal("tmux 3.8 and later: git tag is not guarded")
 	}
 	send := func(text string, drive bool) time.Duration {

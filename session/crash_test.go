@@ -27,7 +27,7 @@ func TestKeysBoundToCrashingCommandsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Decided from the version here, not by the code under test.
-	crashes := !s.release().atLeast(3, 4)
+	crashes := !s.release().AtLeast(3, 4)
 	pane := fx.Tmux(t, "new-window", "-d", "-P", "-F", "#{pane_id}")
 	fx.Tmux(t, "copy-mode", "-t", pane)
 	fx.Tmux(t, "send-keys", "-t", pane, "-X", "begin-selection")
@@ -41,7 +41,7 @@ func TestKeysBoundToCrashingCommandsAreRefused(t *testing.T) {
 	if crashes {
 		for what, err := range map[string]error{"send_keys": err, "batch": outs[0].Err} {
 			if err == nil || !strings.Contains(err.Error(), "crashes tmux") {
-				t.Errorf("%s on tmux %s: got %v, want a refusal naming the crash", what, s.release().version, err)
+				t.Errorf("%s on tmux %s: got %v, want a refusal naming the crash", what, s.release().Version(), err)
 			}
 		}
 		if got := fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}"); got != "copy-mode" {
@@ -52,10 +52,10 @@ func TestKeysBoundToCrashingCommandsAreRefused(t *testing.T) {
 		}
 	} else {
 		if err != nil || outs[0].Err != nil {
-			t.Errorf("on tmux %s: got %v and %v, want the keys sent", s.release().version, err, outs[0].Err)
+			t.Errorf("on tmux %s: got %v and %v, want the keys sent", s.release().Version(), err, outs[0].Err)
 		}
 		if buffers() == "" {
-			t.Errorf("on tmux %s: no buffer after copy-selection: the key was not sent", s.release().version)
+			t.Errorf("on tmux %s: no buffer after copy-selection: the key was not sent", s.release().Version())
 		}
 	}
 	// A key bound to nothing that crashes goes through everywhere.

@@ -39,9 +39,10 @@
 //   - resync.go: reading a new client's server, and keeping the model in
 //     step with it; model.go: the live model and its row formats;
 //     subscribe.go: telling listeners of changes.
-//   - release.go: what each tmux release does differently, and nothing
-//     else asks the version; modes.go: the prompt the main client holds
-//     and the keys refused in copy mode.
+//   - release.go: the Server's release, whose facts (what each tmux release
+//     does differently, and what crashes it) are internal/release's, and
+//     nothing else asks the version; modes.go: the prompt the main client
+//     holds and the keys refused in copy mode.
 //   - host.go, ssh.go: where tmux runs; each Host does what differs there
 //     itself, and nothing asks which kind of host it is; procwait_*.go:
 //     waiting for a process to exit.
@@ -79,7 +80,8 @@
 //
 // The parts that need no tmux are packages of their own, each with its
 // own tests: internal/errs (the [Error] every operation returns, whose
-// names this package re-declares), internal/panestream (a pane's output
+// names this package re-declares), internal/release (what each tmux
+// release does differently, read from its version), internal/panestream (a pane's output
 // with byte offsets), internal/termtext (output rendered into the lines a
 // reader sees), internal/rows (tmux -F row formats), internal/crashgate
 // (the lock that keeps our clients from crashing tmux), internal/modekeys

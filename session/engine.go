@@ -129,7 +129,7 @@ type SinceResult = engine.SinceResult
 type Held = engine.Held
 
 // CommandMarks is what tmux recorded of a pane's shell from the OSC 133
-// marks the shell printed (from 3.8: see release.recordsCommandMarks).
+// marks the shell printed (from 3.8: see release.Facts.RecordsCommandMarks).
 type CommandMarks = engine.CommandMarks
 
 // Pressed is what became of the keys of [Server.PressKeys].

@@ -13,6 +13,7 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/session/internal/crashgate"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/errs"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -114,7 +115,7 @@ type link struct {
 	conn     *controlmode.Conn   // the main client while status is linkLive, else nil
 	src      uint64              // conn's source number
 	gen      string              // generation of the server conn is attached to
-	rel      release             // what that server's tmux release does
+	rel      release.Facts       // what that server's tmux release does
 	keys     *modekeys.Table     // keys whose copy-mode binding would hold conn; nil where none can
 	attached string              // session id the client is attached to
 	dialing  chan struct{}       // while status is linkDialing; closed when the dial ends
@@ -223,11 +224,11 @@ func (l *link) modeKeys() *modekeys.Table {
 
 // release returns what the tmux release of the server does; before the
 // first connect, that of the newest release.
-func (l *link) release() release {
+func (l *link) release() release.Facts {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.rel.version == "" {
-		return releaseOf("")
+	if l.rel.Version() == "" {
+		return release.Of("")
 	}
 	return l.rel
 }
@@ -319,7 +320,7 @@ func (l *link) dial(done chan struct{}) {
 		// its source number, generation and release with it.
 		c := ref.conn()
 		l.status = linkLive
-		l.conn, l.src, l.gen, l.rel, l.keys = c, ref.src, info.gen, releaseOf(info.version), info.keys
+		l.conn, l.src, l.gen, l.rel, l.keys = c, ref.src, info.gen, release.Of(info.version), info.keys
 		l.attached = ref.session()
 		l.dials.Add(1)
 		l.wg.Add(1)

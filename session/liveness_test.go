@@ -112,7 +112,7 @@ func TestStuckServerFailsCallsAndHeals(t *testing.T) {
 		if !errors.As(r.err, &e) || e.Kind != KindConnLost {
 			t.Fatalf("%s: got %v, want connection_lost", name, r.err)
 		}
-		wantRetry := name == "read" || name == "list" || name == "guarded change" && !s.release().expandsRepeatCount()
+		wantRetry := name == "read" || name == "list" || name == "guarded change" && !s.release().ExpandsRepeatCount()
 		if e.Retryable() != wantRetry || e.Written == wantRetry {
 			t.Errorf("%s: retryable %v, effects %s; want retryable %v", name, e.Retryable(), e.Effects(), wantRetry)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
@@ -112,11 +113,11 @@ var freeText = map[string]bool{
 }
 
 // newRowFormat returns the row format of fields, with the fields named in
-// freeText printed by [textField] behind sep.
+// freeText printed by [release.TextField] behind sep.
 func newRowFormat[T any](sep string, fields []rows.Field[T]) rows.Format[T] {
 	return rows.New(sep, fields, func(name string) string {
 		if freeText[name] {
-			return textField(name)
+			return release.TextField(name)
 		}
 		return ""
 	})

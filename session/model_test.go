@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/rows"
 )
 
@@ -19,7 +21,7 @@ func fill[T any](f rows.Format[T], values map[string]string) string {
 	line := f.String()
 	for name, v := range values {
 		line = strings.ReplaceAll(line, "#{"+name+"}", v)
-		line = strings.ReplaceAll(line, textField(name), quoteShell(v))
+		line = strings.ReplaceAll(line, release.TextField(name), fixtures.QuoteShell(v))
 	}
 	return line
 }
@@ -45,7 +47,7 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 		"pane_current_path":    "/tmp/dir with  spaces",
 		"pane_title":           "~00~ title \t end ",
 	}
-	rows, ok := f.Parse(releaseOf("3.3a").decodeText, []string{fill(f, values)})
+	rows, ok := f.Parse(release.Of("3.3a").DecodeText, []string{fill(f, values)})
 	if !ok || len(rows) != 1 {
 		t.Fatalf("parse: %v rows, ok %v", len(rows), ok)
 	}
@@ -63,7 +65,7 @@ func TestRowFormatKeepsFreeTextWhole(t *testing.T) {
 	// A row missing a field, or with one too many, is skipped and reported.
 	short := strings.Replace(fill(f, values), "80 ", "", 1)
 	long := fill(f, values) + fs.sep + "extra"
-	rows, ok = f.Parse(releaseOf("3.3a").decodeText, []string{short, fill(f, values), long})
+	rows, ok = f.Parse(release.Of("3.3a").DecodeText, []string{short, fill(f, values), long})
 	if ok || len(rows) != 1 || rows[0] != want {
 		t.Errorf("parse of a short, a good and a long row: %d rows, ok %v; want the good one, ok false", len(rows), ok)
 	}
@@ -74,7 +76,7 @@ func TestRowFormatsPutFreeTextLast(t *testing.T) {
 	for _, format := range []string{fs.sessions.String(), fs.windows.String(), fs.panes.String()} {
 		head, _, _ := strings.Cut(format, fs.sep)
 		for name := range freeText {
-			if strings.Contains(head, "#{"+name+"}") || strings.Contains(head, textField(name)) {
+			if strings.Contains(head, "#{"+name+"}") || strings.Contains(head, release.TextField(name)) {
 				t.Errorf("%s is among the space-joined fields of %q", name, format)
 			}
 		}

@@ -9,11 +9,13 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/modekeys"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 )
 
 // keyGuards keeps send-keys from driving a pane's mode with keys not
 // meant for it, from holding the control client in a prompt, and from
-// sending keys that crash the server's release (crash.go). A type of its
+// sending keys that crash the server's release (crash.go; the table of
+// what crashes which release is internal/release's). A type of its
 // own, not Server methods: it reaches tmux only through its host.
 type keyGuards struct {
 	host guardHost
@@ -28,7 +30,7 @@ type guardHost interface {
 	send(ctx context.Context, c *controlmode.Conn, cmds ...controlmode.Command) ([]controlmode.Reply, error)
 	exec(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error)
 	connect(ctx context.Context) error
-	release() release
+	release() release.Facts
 	modeKeys() *modekeys.Table
 }
 
@@ -116,10 +118,10 @@ func (kg *keyGuards) holdPrompt(ctx context.Context, c *controlmode.Conn) {
 // a waiting prompt in the pane. Bindings changed later are read at the next
 // connect; until then the liveness deadline bounds a stall. A failure (a
 // table the user deleted) is logged, and that table guards nothing.
-func (kg *keyGuards) readModeKeys(ctx context.Context, c *controlmode.Conn, rel release) *modekeys.Table {
+func (kg *keyGuards) readModeKeys(ctx context.Context, c *controlmode.Conn, rel release.Facts) *modekeys.Table {
 	read := func(table string) []string {
 		cmd := controlmode.NewCommand("list-keys", "-T", table, "-F", "#{key_string} #{key_command}")
-		if !rel.atLeast(3, 4) {
+		if !rel.AtLeast(3, 4) {
 			cmd = controlmode.NewCommand("list-keys", "-T", table) // no -F yet
 		}
 		rs, err := kg.host.send(ctx, c, cmd)
@@ -127,12 +129,12 @@ func (kg *keyGuards) readModeKeys(ctx context.Context, c *controlmode.Conn, rel 
 			kg.log.Warn("reading a copy-mode key table failed; its keys that open a prompt in the pane are not refused", "socket", kg.sock, "table", table, "err", err)
 			return nil
 		}
-		if !rel.atLeast(3, 4) {
+		if !rel.AtLeast(3, 4) {
 			return modekeys.FromListKeys(rs[0].Lines)
 		}
 		return rs[0].Lines
 	}
-	return modekeys.ParseCrashing(read("copy-mode"), read("copy-mode-vi"), rel.crashes)
+	return modekeys.ParseCrashing(read("copy-mode"), read("copy-mode-vi"), rel.Crashes)
 }
 
 // Keys for a pane in a mode.
@@ -168,7 +170,7 @@ func (kg *keyGuards) guards(ctx context.Context) (func(drive bool) keyGuard, err
 	if err := kg.host.connect(ctx); err != nil {
 		return nil, err
 	}
-	table, anyMode := kg.host.modeKeys(), kg.host.release().expandsRepeatCount()
+	table, anyMode := kg.host.modeKeys(), kg.host.release().ExpandsRepeatCount()
 	return func(drive bool) keyGuard { return keyGuard{table: table, anyMode: anyMode && !drive} }, nil
 }
 
@@ -212,7 +214,7 @@ func sendKeysCommand(target string, literal bool, args []string, g keyGuard) (cm
 // before 3.4, where the guard cannot tell. It returns nil at once on later
 // releases, or when drive is set.
 func (kg *keyGuards) refuseInModeFirst(ctx context.Context, drive bool, pane string) error {
-	if drive || kg.host.release().expandsRepeatCount() {
+	if drive || kg.host.release().ExpandsRepeatCount() {
 		return nil
 	}
 	_, err := kg.firstInMode(ctx, []string{pane})
@@ -282,7 +284,7 @@ func (kg *keyGuards) refusedInMode(ctx context.Context, err error, pane string, 
 	return false, fix(errorf(KindRefused,
 		"pane %s is in %s, where %s would open a prompt in the pane (tmux %s binds them to command-prompt -P) that holds tmux-mcp's control client until a person answers it; nothing was sent. "+
 			"Leave the mode first (the key q), or send keys without those",
-		pane, mode, quotedList(refused.waiting), kg.host.release().version), RemedyLeaveMode)
+		pane, mode, quotedList(refused.waiting), kg.host.release().Version()), RemedyLeaveMode)
 
 }
 
@@ -310,7 +312,7 @@ func paneName(id, target string) string {
 // are targets, before 3.4: the index of the first op not meant for a mode
 // whose pane is in one, and its refusal.
 func (kg *keyGuards) batchInMode(ctx context.Context, ops []SendKeysOp, targets []string) (int, error) {
-	if kg.host.release().expandsRepeatCount() {
+	if kg.host.release().ExpandsRepeatCount() {
 		return -1, nil
 	}
 	var look []string

@@ -110,7 +110,7 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 				// From 3.8 a key bound to a prompt in the pane is refused
 				// in copy and view mode, with all the keys of its call;
 				// before, the prompt cannot open and the key does nothing.
-				if refused := s.release().bindsPanePrompts() && mode.table && opensPanePrompt(keys == "vi", a); refused {
+				if refused := s.release().BindsPanePrompts() && mode.table && opensPanePrompt(keys == "vi", a); refused {
 					var e *Error
 					if !errors.As(err, &e) || e.Kind != KindRefused || e.Remedy != RemedyLeaveMode || e.Written {
 						t.Errorf("send_keys %q: got %v; want refused, nothing written, leave the mode", a.Keys, err)
@@ -125,7 +125,7 @@ func TestKeysInModesNeverStallTheClient(t *testing.T) {
 					}
 				}
 			}
-			if s.release().bindsPanePrompts() && mode.table {
+			if s.release().BindsPanePrompts() && mode.table {
 				// A refused call sends none of its keys: q, which
 				// leaves the mode, goes with f, and the pane stays.
 				if fx.Tmux(t, "display-message", "-p", "-t", pane, "#{pane_mode}") != mode.want {

@@ -95,7 +95,7 @@ func (s *Server) PasteBuffer(ctx context.Context, name string, ref PaneRef, brac
 	if err != nil {
 		return "", err
 	}
-	paste := append([]string{"-b", name, "-t", t}, rel.pasteFlags()...)
+	paste := append([]string{"-b", name, "-t", t}, rel.PasteFlags()...)
 	if bracket {
 		paste = append(paste, "-p")
 	}
@@ -132,7 +132,7 @@ func (s *Server) ShowBuffer(ctx context.Context, name string) (string, error) {
 	}
 	size := bufferSize(rs[1])
 	text := strings.Join(rs[0].Lines, "\n")
-	if !s.release().showBufferEncoded() {
+	if !s.release().ShowBufferEncoded() {
 		if len(text) == size {
 			return text, nil
 		}
@@ -157,7 +157,7 @@ func (s *Server) DeleteBuffer(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if rel.deletesMissingBuffers() {
+	if rel.DeletesMissingBuffers() {
 		// Looked for first, so a missing buffer fails as later releases
 		// fail it.
 		rs, err := s.exec(ctx, bufferSizeCommand(name))

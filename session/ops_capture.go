@@ -86,7 +86,7 @@ func (s *Server) snapshot(ctx context.Context, ref PaneRef, styled bool) (PaneSn
 	if err != nil {
 		return PaneSnapshot{}, nil, err
 	}
-	rows, ok := f.Parse(s.release().decodeText, rs[0].Lines)
+	rows, ok := f.Parse(s.release().DecodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || !strings.HasPrefix(rows[0].ID, "%") {
 		return PaneSnapshot{}, nil, errorf(KindNotFound, "can't find pane: %s", t)
 	}

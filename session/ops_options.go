@@ -103,10 +103,10 @@ func (s *Server) ShowOption(ctx context.Context, t OptionTable, name string) (Op
 	rel := s.release()
 	listed := rs[0].Lines
 	for i, line := range listed {
-		listed[i] = rel.decodePrinted(line)
+		listed[i] = rel.DecodePrinted(line)
 	}
 	values := rs[1].Lines
-	if rel.printEncoded() {
+	if rel.PrintEncoded() {
 		// -v values are printed as they are stored, so the print encoding
 		// cannot be undone exactly; the listing escapes them first.
 		values = nil
@@ -241,7 +241,7 @@ func (s *Server) Environment(ctx context.Context, id, name string) ([]EnvVar, er
 	if err != nil {
 		return nil, err
 	}
-	vars, ok := parseShellEnv(s.release().decodePrinted(strings.Join(rs[0].Lines, "\n")))
+	vars, ok := parseShellEnv(s.release().DecodePrinted(strings.Join(rs[0].Lines, "\n")))
 	if !ok {
 		return vars, errorf(KindRefused, "cannot read the output of show-environment -s")
 	}
@@ -345,7 +345,7 @@ func (s *Server) Hooks(ctx context.Context, t OptionTable, name string) ([]Hook,
 	rel := s.release()
 	for _, r := range rs {
 		for i, line := range r.Lines {
-			r.Lines[i] = rel.decodePrinted(line)
+			r.Lines[i] = rel.DecodePrinted(line)
 		}
 		got := parseHooks(r.Lines)
 		names := map[string]bool{}

@@ -312,7 +312,7 @@ func (s *Server) PasteText(ctx context.Context, ref PaneRef, text string, bracke
 	cmds := []controlmode.Command{engine.MarkCommand(t)}
 	name := bufferName()
 	if text != "" { // set-buffer makes no buffer for empty text
-		paste := append([]string{"-d", "-b", name, "-t", t}, rel.pasteFlags()...)
+		paste := append([]string{"-d", "-b", name, "-t", t}, rel.PasteFlags()...)
 		if bracket {
 			paste = append(paste, "-p")
 		}

@@ -26,7 +26,7 @@ func (s *Server) Windows(ctx context.Context, target string) ([]Window, error) {
 		}
 		return nil, err
 	}
-	ws, _ := s.fmts.windows.Parse(s.release().decodeText, rs[0].Lines)
+	ws, _ := s.fmts.windows.Parse(s.release().DecodeText, rs[0].Lines)
 	return ws, nil
 }
 
@@ -47,7 +47,7 @@ func (s *Server) Panes(ctx context.Context, scope PaneScope) ([]Pane, error) {
 		}
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
+	ps, _ := s.fmts.panes.Parse(s.release().DecodeText, rs[0].Lines)
 	return ps, nil
 }
 
@@ -58,7 +58,7 @@ func (s *Server) Pane(ctx context.Context, id string) (Pane, error) {
 		return Pane{}, err
 	}
 	// display-message prints empty fields for a pane that is gone.
-	ps, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
+	ps, ok := s.fmts.panes.Parse(s.release().DecodeText, rs[0].Lines)
 	if !ok || len(ps) != 1 || ps[0].ID != id {
 		return Pane{}, errorf(KindNotFound, "can't find pane: %s", id)
 	}
@@ -97,9 +97,9 @@ func (s *Server) DisplayMessage(ctx context.Context, ref PaneRef, format string)
 		return "", nil, err
 	}
 	lines = rs[1].Lines
-	if rel := s.release(); rel.printEncoded() {
+	if rel := s.release(); rel.PrintEncoded() {
 		for i, line := range lines {
-			lines[i] = rel.decodeLoose(line)
+			lines[i] = rel.DecodeLoose(line)
 		}
 	}
 	return paneID, lines, nil
@@ -115,6 +115,6 @@ func (s *Server) WindowPanes(ctx context.Context, w WindowRef) ([]Pane, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, _ := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
+	ps, _ := s.fmts.panes.Parse(s.release().DecodeText, rs[0].Lines)
 	return ps, nil
 }

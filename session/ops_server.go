@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 )
 
 // ServerStatus describes one tmux server as get_server_info and
@@ -42,13 +43,13 @@ func (s *Server) Status(ctx context.Context) (ServerStatus, error) {
 		return st, err
 	}
 	rs, err := s.exec(ctx,
-		controlmode.NewCommand("display-message", "-p", textField("socket_path")),
+		controlmode.NewCommand("display-message", "-p", release.TextField("socket_path")),
 		controlmode.NewCommand("list-sessions", "-F", "#{session_id}"))
 	if err != nil {
 		return st, err
 	}
 	if len(rs[0].Lines) == 1 && rs[0].Lines[0] != "" {
-		st.SocketPath = s.release().decodeText(rs[0].Lines[0])
+		st.SocketPath = s.release().DecodeText(rs[0].Lines[0])
 	}
 	st.Alive, st.Sessions, st.Version = true, len(rs[1].Lines), s.Version()
 	return st, nil

@@ -71,12 +71,12 @@ func (s *Server) CreateSession(ctx context.Context, a CreateSessionArgs) (Sessio
 	if _, err := s.link.connect(ctx); err != nil {
 		return Session{}, afterChange(err) // the session was made
 	}
-	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, []string{line})
+	rows, ok := s.fmts.sessions.Parse(s.release().DecodeText, []string{line})
 	if !ok || len(rows) != 1 {
 		return Session{}, afterChange(errorf(KindRefused, "cannot read new-session's answer %q", line))
 	}
 	sess := rows[0]
-	if (a.Width > 0 || a.Height > 0) && s.release().newSessionIgnoresSize() {
+	if (a.Width > 0 || a.Height > 0) && s.release().NewSessionIgnoresSize() {
 		if err := s.resizeNewSession(ctx, sess.ID, a.Width, a.Height); err != nil {
 			return Session{}, err
 		}
@@ -93,10 +93,10 @@ func (s *Server) newSessionArgs(ctx context.Context, a CreateSessionArgs) ([]str
 		// The server's release is known only once connected; before the
 		// first connect tmux itself refuses what this would.
 		rel := s.release()
-		if err := rel.checkName("a session", a.Name); err != nil {
+		if err := rel.CheckName("a session", a.Name); err != nil {
 			return nil, err
 		}
-		if err := rel.checkName("a window", a.WindowName); err != nil {
+		if err := rel.CheckName("a window", a.WindowName); err != nil {
 			return nil, err
 		}
 	}
@@ -312,7 +312,7 @@ func (s *Server) RenameSession(ctx context.Context, id, newName string) (Session
 	if err != nil {
 		return Session{}, err
 	}
-	rows, ok := s.fmts.sessions.Parse(s.release().decodeText, rs[1].Lines)
+	rows, ok := s.fmts.sessions.Parse(s.release().DecodeText, rs[1].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Session{}, errorf(KindNotFound, "can't find session: %s", id)
 	}

@@ -137,7 +137,7 @@ func (s *Server) SplitWindow(ctx context.Context, pane string, ref WindowRef, a 
 	if err != nil {
 		return Pane{}, err
 	}
-	rows, ok := s.fmts.panes.Parse(s.release().decodeText, rs[0].Lines)
+	rows, ok := s.fmts.panes.Parse(s.release().DecodeText, rs[0].Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Pane{}, afterChange(errorf(KindRefused, "cannot read split-window's answer %q", rs[0].Lines))
 	}
@@ -177,8 +177,8 @@ func (s *Server) SelectLayout(ctx context.Context, ref WindowRef, layout string)
 		if err != nil {
 			return Window{}, err
 		}
-		if !rel.hasMirroredLayouts() {
-			return Window{}, errorf(KindInvalid, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.version)
+		if !rel.HasMirroredLayouts() {
+			return Window{}, errorf(KindInvalid, "layout %s needs tmux 3.5 or later; this server runs %s", layout, rel.Version())
 		}
 	default:
 		return Window{}, errorf(KindInvalid,

@@ -1,6 +1,10 @@
 package session
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
+)
 
 func TestReleaseAtLeast(t *testing.T) {
 	for _, tc := range []struct {
@@ -10,8 +14,8 @@ func TestReleaseAtLeast(t *testing.T) {
 		{"3.3a", false}, {"3.4", false}, {"3.5", true}, {"3.5a", true}, {"3.10", true}, {"4.0", true},
 		{"2.9a", false}, {"next-3.6", true}, {"next-3.4", false}, {"master", true}, {"", true},
 	} {
-		if got := releaseOf(tc.v).atLeast(3, 5); got != tc.want {
-			t.Errorf("releaseOf(%q).atLeast(3, 5): got %v, want %v", tc.v, got, tc.want)
+		if got := release.Of(tc.v).AtLeast(3, 5); got != tc.want {
+			t.Errorf("release.Of(%q).AtLeast(3, 5): got %v, want %v", tc.v, got, tc.want)
 		}
 	}
 }

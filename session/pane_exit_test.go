@@ -11,6 +11,7 @@ import (
 
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/engine"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 )
 
 // exitPane opens a window running command (a shell line) and returns its
@@ -202,14 +203,14 @@ func lostStatus(t *testing.T, fx *fixtures.Server, e PaneExit) bool {
 // dead and nothing more. An exit with either, or no exit, says nothing.
 func TestUnreported(t *testing.T) {
 	lost := PaneExit{Exited: true}
-	if got := engine.Unreported(releaseOf("3.3a"), lost); !strings.Contains(got, "tmux 3.3a did not report it") {
+	if got := engine.Unreported(release.Of("3.3a"), lost); !strings.Contains(got, "tmux 3.3a did not report it") {
 		t.Errorf("3.3a: %q", got)
 	}
-	if got := engine.Unreported(releaseOf("3.5a"), lost); !strings.Contains(got, "tmux 3.5a reported the pane dead with neither") {
+	if got := engine.Unreported(release.Of("3.5a"), lost); !strings.Contains(got, "tmux 3.5a reported the pane dead with neither") {
 		t.Errorf("3.5a: %q", got)
 	}
 	for _, e := range []PaneExit{{Exited: true, HasStatus: true}, {Exited: true, Signaled: true}, {TimedOut: true}, {Closed: true}} {
-		if got := engine.Unreported(releaseOf("3.3a"), e); got != "" {
+		if got := engine.Unreported(release.Of("3.3a"), e); got != "" {
 			t.Errorf("%+v: %q, want nothing", e, got)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/session/internal/release"
 )
 
 // readyClient prepares main client c, just started: it opens the held
@@ -26,9 +27,9 @@ func (s *Server) readyClient(ctx context.Context, c *controlmode.Conn) (serverIn
 		return serverInfo{}, &Error{Kind: KindNoServer, Msg: "reading the tmux server's state: " + err.Error(), Err: err}
 	}
 	info := serverInfo{gen: rs[0].Lines[0], version: rs[1].Lines[0]}
-	rel := releaseOf(info.version)
+	rel := release.Of(info.version)
 	s.installSync(epoch, info.gen, rel, rs[2:])
-	if rel.bindsPanePrompts() || rel.crashesInCopyMode() {
+	if rel.BindsPanePrompts() || rel.CrashesInCopyMode() {
 		info.keys = s.keys.readModeKeys(ctx, c, rel)
 	}
 	return info, nil
@@ -120,10 +121,10 @@ func (s *Server) sync(ctx context.Context) error {
 }
 
 // installSync parses the replies to listCommands into the model.
-func (s *Server) installSync(epoch uint64, gen string, rel release, rs []controlmode.Reply) {
-	sessions, _ := s.fmts.sessions.Parse(rel.decodeText, rs[0].Lines)
-	windows, _ := s.fmts.windows.Parse(rel.decodeText, rs[1].Lines)
-	panes, _ := s.fmts.panes.Parse(rel.decodeText, rs[2].Lines)
+func (s *Server) installSync(epoch uint64, gen string, rel release.Facts, rs []controlmode.Reply) {
+	sessions, _ := s.fmts.sessions.Parse(rel.DecodeText, rs[0].Lines)
+	windows, _ := s.fmts.windows.Parse(rel.DecodeText, rs[1].Lines)
+	panes, _ := s.fmts.panes.Parse(rel.DecodeText, rs[2].Lines)
 	for i := range sessions {
 		sessions[i].Generation = gen
 	}

@@ -108,7 +108,7 @@ func (s *Server) send(ctx context.Context, c *controlmode.Conn, cmds ...controlm
 	rs, err := c.Exec(ctx, cmds...)
 	leave()
 	noteExec(ctx, cmds, rs, err)
-	s.release().normalize(cmds, rs)
+	s.release().Normalize(cmds, rs)
 	return rs, lineError(cmds, rs, err)
 }
 
@@ -128,25 +128,6 @@ func enter(g *crashgate.Gate, h gateHold) (leave func()) {
 // Generation returns the generation of the server the client is attached
 // to, "" before the first connect.
 func (s *Server) Generation() string { return s.link.generation() }
-
-// Version returns the tmux version of the server, "" before the first
-// connect.
-func (s *Server) Version() string {
-	return s.release().version
-}
-
-// release returns what the tmux release of the server does; before the
-// first connect, that of the newest release. Replies are read with it;
-// commands whose form depends on it are built with [Server.connectedRelease].
-func (s *Server) release() release { return s.link.release() }
-
-// connectedRelease connects if need be and returns the server's release.
-func (s *Server) connectedRelease(ctx context.Context) (release, error) {
-	if _, err := s.link.connect(ctx); err != nil {
-		return release{}, err
-	}
-	return s.release(), nil
-}
 
 // ConnStats describes the control client, for tests and diagnostics.
 type ConnStats struct {

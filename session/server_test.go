@@ -440,9 +440,9 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		}
 		return strings.Split(out, "\n")
 	}
-	wantS, _ := f.sessions.Parse(s.release().decodeText, read("list-sessions", "-F", f.sessions.String()))
-	wantW, _ := f.windows.Parse(s.release().decodeText, read("list-windows", "-a", "-F", f.windows.String()))
-	wantP, _ := f.panes.Parse(s.release().decodeText, read("list-panes", "-a", "-F", f.panes.String()))
+	wantS, _ := f.sessions.Parse(s.release().DecodeText, read("list-sessions", "-F", f.sessions.String()))
+	wantW, _ := f.windows.Parse(s.release().DecodeText, read("list-windows", "-a", "-F", f.windows.String()))
+	wantP, _ := f.panes.Parse(s.release().DecodeText, read("list-panes", "-a", "-F", f.panes.String()))
 	for i := range sessions {
 		sessions[i].Generation = ""
 	}
@@ -470,7 +470,7 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		if try == 2 {
 			t.Fatalf("after %d ops, Windows: %v\ngot  %+v\nwant %+v", ops, err, gotW, wantW)
 		}
-		wantW, _ = f.windows.Parse(s.release().decodeText, read("list-windows", "-a", "-F", f.windows.String()))
+		wantW, _ = f.windows.Parse(s.release().DecodeText, read("list-windows", "-a", "-F", f.windows.String()))
 	}
 	for try := 1; ; try++ {
 		gotP, err := s.Panes(ctx, PaneScope{})
@@ -480,7 +480,7 @@ func compareModel(t *testing.T, fx *fixtures.Server, s *Server, ops int) {
 		if try == 2 {
 			t.Fatalf("after %d ops, Panes: %v\ngot  %+v\nwant %+v", ops, err, gotP, wantP)
 		}
-		wantP, _ = f.panes.Parse(s.release().decodeText, read("list-panes", "-a", "-F", f.panes.String()))
+		wantP, _ = f.panes.Parse(s.release().DecodeText, read("list-panes", "-a", "-F", f.panes.String()))
 	}
 }
 

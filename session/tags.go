@@ -75,7 +75,7 @@ func (s *Server) Tags(ctx context.Context, pl Placement, option string) (Tags, e
 		if r.Err != nil || len(r.Lines) == 0 {
 			continue // gone, or not set
 		}
-		rows[i].into[rows[i].id] = rel.decodeLoose(strings.TrimSpace(strings.Join(r.Lines, "")))
+		rows[i].into[rows[i].id] = rel.DecodeLoose(strings.TrimSpace(strings.Join(r.Lines, "")))
 	}
 	return t, nil
 }

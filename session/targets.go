@@ -116,7 +116,7 @@ func (s *Server) paneInfoCommand(target string) controlmode.Command {
 
 // paneInfoOf reads the reply of paneInfoCommand.
 func (s *Server) paneInfoOf(r controlmode.Reply, target string) (Pane, error) {
-	ps, ok := s.fmts.panes.Parse(s.release().decodeText, r.Lines)
+	ps, ok := s.fmts.panes.Parse(s.release().DecodeText, r.Lines)
 	if !ok || len(ps) != 1 || !strings.HasPrefix(ps[0].ID, "%") {
 		// display-message prints empty fields, not an error, for some
 		// targets it cannot find (a missing window, in 3.3a).
@@ -185,7 +185,7 @@ func (s *Server) windowInfoCommand(target string) controlmode.Command {
 
 // windowInfoOf reads the reply of windowInfoCommand.
 func (s *Server) windowInfoOf(r controlmode.Reply, target string) (Window, error) {
-	rows, ok := s.fmts.windows.Parse(s.release().decodeText, r.Lines)
+	rows, ok := s.fmts.windows.Parse(s.release().DecodeText, r.Lines)
 	if !ok || len(rows) != 1 || rows[0].ID == "" {
 		return Window{}, errorf(KindNotFound, "can't find window: %s", target)
 	}

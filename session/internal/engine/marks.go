@@ -13,7 +13,7 @@ import (
 )
 
 // CommandMarks is what tmux recorded of a pane's shell from the OSC 133
-// marks the shell printed (from 3.8: see release.recordsCommandMarks).
+// marks the shell printed (from 3.8: see release.Facts.RecordsCommandMarks).
 // tmux keeps it in the server, so it covers commands a person or a script
 // typed, and survives our client reconnecting.
 //

@@ -1,4 +1,4 @@
-package session
+package release
 
 import (
 	"strings"
@@ -7,23 +7,10 @@ import (
 	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
-// quoteShell is what tmux's #{q:} does to a value (format_quote_shell, the
-// same from 3.2 to 3.7).
-func quoteShell(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte("|&;<>()$`\\\"'*?[# =%", s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // printLike is what release r does to a line a command prints for a
 // control client.
-func printLike(r release, s string) string {
-	return fixtures.PrintEncoded(s, r.printEncoded(), r.printEscapesDollar())
+func printLike(r Facts, s string) string {
+	return fixtures.PrintEncoded(s, r.PrintEncoded(), r.PrintEscapesDollar())
 }
 
 var matrix = []string{"3.2a", "3.3a", "3.4", "3.5a", "3.6b", "3.7c", "next-3.8", "master"}
@@ -41,9 +28,9 @@ func TestReleaseFacts(t *testing.T) {
 		"master":   {false, false, false, true, true, true, false},
 	}
 	for _, v := range matrix {
-		r := releaseOf(v)
-		got := facts{r.printEncoded(), r.printEscapesDollar(), r.showBufferEncoded(), len(r.pasteFlags()) > 0,
-			r.refusesUnprintableNames(), r.hasMirroredLayouts(), r.newSessionIgnoresSize()}
+		r := Of(v)
+		got := facts{r.PrintEncoded(), r.PrintEscapesDollar(), r.ShowBufferEncoded(), len(r.PasteFlags()) > 0,
+			r.RefusesUnprintableNames(), r.HasMirroredLayouts(), r.NewSessionIgnoresSize()}
 		if got != want[v] {
 			t.Errorf("%s: got %+v, want %+v", v, got, want[v])
 		}
@@ -60,10 +47,10 @@ var trickyValues = []string{
 
 func TestDecodeTextIsExactOnEveryRelease(t *testing.T) {
 	for _, v := range matrix {
-		r := releaseOf(v)
+		r := Of(v)
 		for _, value := range trickyValues {
-			printed := printLike(r, quoteShell(value))
-			if got := r.decodeText(printed); got != value {
+			printed := printLike(r, fixtures.QuoteShell(value))
+			if got := r.DecodeText(printed); got != value {
 				t.Errorf("%s: %q printed as %q decodes to %q", v, value, printed, got)
 			}
 		}
@@ -79,8 +66,8 @@ func FuzzDecodeText(f *testing.F) {
 			return // a C string holds no NUL, and a newline ends the line
 		}
 		for _, v := range matrix {
-			r := releaseOf(v)
-			if got := r.decodeText(printLike(r, quoteShell(value))); got != value {
+			r := Of(v)
+			if got := r.DecodeText(printLike(r, fixtures.QuoteShell(value))); got != value {
 				t.Fatalf("%s: %q decodes to %q", v, value, got)
 			}
 		}
@@ -89,15 +76,15 @@ func FuzzDecodeText(f *testing.F) {
 
 func TestDecodeLoose(t *testing.T) {
 	for _, v := range []string{"3.4", "3.5a"} {
-		r := releaseOf(v)
+		r := Of(v)
 		// Exact for text without a backslash before a digit or letter.
 		for _, value := range []string{"x$HOME\t\x1b[1m\\y", "a\rb\x7f", "$x ${y}", `C:\temp\new`, "é\xff"} {
-			if got := r.decodeLoose(printLike(r, value)); got != value {
+			if got := r.DecodeLoose(printLike(r, value)); got != value {
 				t.Errorf("%s: %q printed as %q decodes to %q", v, value, printLike(r, value), got)
 			}
 		}
 	}
-	if got := releaseOf("3.3a").decodeLoose(`\033`); got != `\033` {
+	if got := Of("3.3a").DecodeLoose(`\033`); got != `\033` {
 		t.Errorf("3.3a prints raw: got %q", got)
 	}
 }
