@@ -43,8 +43,9 @@
 //     does differently, and what crashes it) are internal/release's, and
 //     nothing else asks the version; modes.go: the prompt the main client
 //     holds and the keys refused in copy mode.
-//   - host.go, ssh.go: where tmux runs; each Host does what differs there
-//     itself, and nothing asks which kind of host it is; procwait_*.go:
+//   - host.go, host_local.go, ssh.go: where tmux runs (the Host interface,
+//     this machine, another one through ssh); each Host does what differs
+//     there itself, and nothing asks which kind of host it is; procwait_*.go:
 //     waiting for a process to exit.
 //
 // The operations:
@@ -65,8 +66,8 @@
 //     through its Host interface: a Server is its host (engineHost) and
 //     embeds it, so the engine's exported methods are the Server's; the
 //     words both speak (PaneRef, Pane, SendKeysArgs, the waits' arguments
-//     and results) are the engine's, re-declared here. Its own tests
-//     drive its waits with a fake host and no tmux.
+//     and results) are the engine's, re-declared in engine_words.go. Its
+//     own tests drive its waits with a fake host and no tmux.
 //   - agent_record.go: reading an agent CLI's own record (Claude Code's
 //     transcript) on the Server's host, for the engine; recording.go: the
 //     recordings of panes, internal/recording, which a Server embeds and

@@ -16,36 +16,8 @@ import (
 // The pane-following engine is internal/engine's: a Server embeds one,
 // so its exported methods (the waits, RunCommand, PressKeys, CaptureSince,
 // ...) are the Server's, and is the host through which alone it reaches
-// tmux (engineHost). The words both speak are the engine's, re-declared
-// here.
-
-// PaneRef names a pane: by pane id, else the active pane of the window or
-// session named. The zero PaneRef names no pane.
-type PaneRef = engine.PaneRef
-
-// SendKeysArgs are the arguments of [Server.SendKeys].
-type SendKeysArgs = engine.SendKeysArgs
-
-// CaptureArgs select what a capture reads.
-type CaptureArgs = engine.CaptureArgs
-
-// Foreground is what the kernel tells of a pane's foreground program.
-type Foreground = engine.Foreground
-
-// WithOwner returns ctx carrying the identity on whose behalf the calls
-// made with it act: the sessions [Server.CreateSession] creates are owned
-// by it, and [Server.Owns] and [Server.TeardownSession] answer for it
-// alone. The empty identity, a context without one, is the process itself
-// (one MCP client over stdio). Over HTTP each bearer token is an identity.
-func WithOwner(ctx context.Context, owner string) context.Context {
-	return engine.WithOwner(ctx, owner)
-}
-
-// OwnerOf returns the identity WithOwner put in ctx, or "".
-func OwnerOf(ctx context.Context) string { return engine.OwnerOf(ctx) }
-
-// isPaneID reports whether t is a tmux pane id (%N).
-func isPaneID(t string) bool { return engine.IsPaneID(t) }
+// tmux (engineHost). The words both speak, re-declared here, are in
+// engine_words.go.
 
 // engineHost is a Server as its engine's host (engine.Host).
 type engineHost struct{ *Server }
@@ -117,87 +89,6 @@ func (h engineHost) TypeLine(ctx context.Context, pane, line string) ([]controlm
 	}, nil
 }
 
-// The arguments and answers of the engine's operations.
-
-// SinceArgs are the arguments of [Server.CaptureSince].
-type SinceArgs = engine.SinceArgs
-
-// SinceResult is what [Server.CaptureSince] returns.
-type SinceResult = engine.SinceResult
-
-// Held is what [Server.HoldForFirstPrompt] found.
-type Held = engine.Held
-
-// CommandMarks is what tmux recorded of a pane's shell from the OSC 133
-// marks the shell printed (from 3.8: see release.Facts.RecordsCommandMarks).
-type CommandMarks = engine.CommandMarks
-
-// Pressed is what became of the keys of [Server.PressKeys].
-type Pressed = engine.Pressed
-
-// RunArgs are the arguments of [Server.RunCommand].
-type RunArgs = engine.RunArgs
-
-// RunResult is the outcome of [Server.RunCommand].
-type RunResult = engine.RunResult
-
-// CommandWaitArgs are the arguments of [Server.WaitForCommand].
-type CommandWaitArgs = engine.CommandWaitArgs
-
-// RunEnd says how a command ended.
-type RunEnd = engine.RunEnd
-
-// WaitArgs are the arguments of [Server.WaitForText].
-type WaitArgs = engine.WaitArgs
-
-// WaitResult is the outcome of a wait.
-type WaitResult = engine.WaitResult
-
-// QuietArgs are the arguments of [Server.WaitQuiet].
-type QuietArgs = engine.QuietArgs
-
-// QuietResult is the outcome of [Server.WaitQuiet].
-type QuietResult = engine.QuietResult
-
-// How a command ended ([RunResult.End]).
-const (
-	EndExited       = engine.EndExited
-	EndShellExited  = engine.EndShellExited
-	EndPaneClosed   = engine.EndPaneClosed
-	EndRespawned    = engine.EndRespawned
-	EndServerExited = engine.EndServerExited
-	EndUnknown      = engine.EndUnknown
-)
-
-// Wait outcomes, as libtmux-mcp names them.
-const (
-	OutcomeMatched   = engine.OutcomeMatched
-	OutcomeAnyOutput = engine.OutcomeAnyOutput
-	OutcomeStopped   = engine.OutcomeStopped
-	OutcomeAltScreen = engine.OutcomeAltScreen
-	OutcomeTimeout   = engine.OutcomeTimeout
-)
-
-// What a wait for text matches against ([WaitArgs.Since]).
-const (
-	SinceInput  = engine.SinceInput
-	SinceStart  = engine.SinceStart
-	SinceScreen = engine.SinceScreen
-)
-
-// Where a match was found ([WaitResult.MatchedIn]).
-const (
-	InOutput = engine.InOutput
-	InScreen = engine.InScreen
-)
-
-// PaneExit is the outcome of [Server.WaitPaneExit].
-type PaneExit = engine.PaneExit
-
-// CursorPane returns the pane a capture_since cursor reads, and false when
-// c is not a cursor.
-func CursorPane(c string) (string, bool) { return engine.CursorPane(c) }
-
 func (h engineHost) ExecChange(ctx context.Context, cmds ...controlmode.Command) ([]controlmode.Reply, error) {
 	return h.execChange(ctx, cmds...)
 }
@@ -246,22 +137,3 @@ func (h engineHost) PaneInfoOf(r controlmode.Reply, target string) (Pane, error)
 func (h engineHost) Stream(pane string) (*panestream.Stream, bool) { return h.streams.Lookup(pane) }
 
 func (h engineHost) Feeds(sessionID string) bool { return h.link.feeds(sessionID) }
-
-// AgentState is what a pane is doing: idle, working, blocked, done or
-// unknown (see agentstate).
-type AgentState = engine.AgentState
-
-// StateWaitArgs are the arguments of [Server.WaitForState].
-type StateWaitArgs = engine.StateWaitArgs
-
-// PaneStateResult is one pane's state at the end of a wait.
-type PaneStateResult = engine.PaneStateResult
-
-// StateWaitResult is the outcome of [Server.WaitForState].
-type StateWaitResult = engine.StateWaitResult
-
-// AgentStates are the states, as tools name them.
-func AgentStates() []string { return engine.AgentStates() }
-
-// CheckStates reports an unknown state name in until ([KindInvalid]).
-func CheckStates(until []string) error { return engine.CheckStates(until) }

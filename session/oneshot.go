@@ -86,3 +86,30 @@ func ranTmux(ctx context.Context, args []string, err error, ran bool) error {
 	}
 	return err
 }
+
+// serverListening reports whether a tmux server answers on the socket
+// (see Host.listening).
+func (o *oneShots) serverListening(ctx context.Context) bool {
+	return o.host().listening(ctx, o.opts, o.sock, o.forkTmux)
+}
+
+// tmuxCommand is exec.CommandContext for tmux with args, on the Server's
+// host. The caller calls cleanup once the command has ended. A blocking
+// command on another host is given an input that stays open until then:
+// its end is what stops the command there (see sshHost.command).
+func (o *oneShots) tmuxCommand(ctx context.Context, blocking bool, args ...string) (cmd *exec.Cmd, cleanup func(), err error) {
+	kind := oneShot
+	if blocking {
+		kind = blockingShot
+	}
+	argv, err := o.host().command(ctx, o.opts.Tmux, args, kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd = exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cleanup, err = o.host().prepareOneShot(cmd, blocking)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cmd, cleanup, nil
+}
