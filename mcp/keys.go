@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 )
@@ -16,12 +15,11 @@ type KeyList struct {
 
 // UnmarshalJSON accepts a string or a list of strings.
 func (k *KeyList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
+	s, isString, err := jsonString(b)
+	if err != nil {
+		return err
+	}
+	if isString {
 		*k = KeyList{Keys: []string{s}}
 		return nil
 	}

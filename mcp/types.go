@@ -361,12 +361,11 @@ type StringMap map[string]string
 
 // UnmarshalJSON accepts an object of strings or a string holding one.
 func (m *StringMap) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
+	s, isString, err := jsonString(b)
+	if err != nil {
+		return err
+	}
+	if isString {
 		b = []byte(s)
 	}
 	var v map[string]string
@@ -382,12 +381,11 @@ type PaneSize string
 
 // UnmarshalJSON accepts a string or an integer.
 func (p *PaneSize) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
+	s, isString, err := jsonString(b)
+	if err != nil {
+		return err
+	}
+	if isString {
 		*p = PaneSize(s)
 		return nil
 	}
@@ -418,4 +416,16 @@ func (o JSONObject) MarshalJSON() ([]byte, error) {
 func (o *JSONObject) UnmarshalJSON(b []byte) error {
 	*o = append((*o)[:0], b...)
 	return nil
+}
+
+// jsonString decodes b when it is a JSON string, for the arguments that
+// take a string or something else (a list, an object, a number); isString
+// is false, and err nil, when b is not a string.
+func jsonString(b []byte) (s string, isString bool, err error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '"' {
+		return "", false, nil
+	}
+	err = json.Unmarshal(b, &s)
+	return s, true, err
 }
