@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tmux-mcp/tmux-mcp/controlmode"
+	"github.com/tmux-mcp/tmux-mcp/internal/piddir"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/foreground"
 	"github.com/tmux-mcp/tmux-mcp/session/internal/shellrun"
 )
@@ -103,11 +103,12 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 	if o.Persist <= 0 {
 		o.Persist = 30 * time.Second
 	}
-	dir, err := os.MkdirTemp("", sshDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	dir, err := piddir.Make(sshDirPrefix)
 	if err != nil {
 		return nil, err
 	}
-	sweepSSHDirs(dir)
+	// Beside it, the directories of ssh Hosts whose process was killed.
+	piddir.Sweep(filepath.Dir(dir), sshDirPrefix, os.Geteuid())
 	n := len(o.Args) - 1
 	return &sshHost{
 		bin:      bin,
@@ -516,50 +517,7 @@ func (h *sshHost) abort() {
 }
 
 // sshDirPrefix starts the name of the directory an ssh Host keeps its
-// control socket in (removed by Close). The process id follows, so that a
-// later process can tell a directory left by one that was killed, which
-// runs no Close, and remove it (sweepSSHDirs).
+// control socket in (removed by Close; made by internal/piddir): its
+// process id follows, so that a later process can remove the directory of
+// one that was killed, which runs no Close.
 const sshDirPrefix = "tmux-mcp-ssh-"
-
-var sshDirName = regexp.MustCompile(`^` + sshDirPrefix + `([0-9]+)-[0-9]+$`)
-
-// sweepSSHDirs removes, beside own (this process's new ssh directory), the
-// ssh directories of processes that no longer exist and belonged to the same
-// user (own's owner). Best effort: a directory it cannot read or remove
-// stays.
-func sweepSSHDirs(own string) {
-	tmp := filepath.Dir(own)
-	ownInfo, err := os.Stat(own)
-	if err != nil {
-		return
-	}
-	ownSt, ok := ownInfo.Sys().(*syscall.Stat_t)
-	if !ok {
-		return
-	}
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		m := sshDirName.FindStringSubmatch(e.Name())
-		if m == nil || !e.IsDir() {
-			continue
-		}
-		pid, err := strconv.Atoi(m[1])
-		if err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Uid != ownSt.Uid {
-			continue // another user's
-		}
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			continue // alive (or not ours to signal): its owner may still use it
-		}
-		_ = os.RemoveAll(filepath.Join(tmp, e.Name())) // best effort
-	}
-}

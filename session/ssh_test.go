@@ -548,37 +548,39 @@ func TestSSHHostDownAndBack(t *testing.T) {
 	}
 }
 
-// TestSweepSSHDirs checks that a new ssh Host removes the directories of
-// ssh Hosts whose process is gone (killed, so no Close ran), and nothing
-// else.
+// TestSweepSSHDirs checks that a new ssh Host removes the directory of an
+// ssh Host whose process is gone (killed, so no Close ran), and that Close
+// removes its own. Which names are swept is internal/piddir's test.
 func TestSweepSSHDirs(t *testing.T) {
 	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{ // name: removed
-		sshDirPrefix + strconv.Itoa(dead.Process.Pid) + "-123": true,
-		sshDirPrefix + strconv.Itoa(os.Getpid()) + "-456":      false,
-		sshDirPrefix + strconv.Itoa(os.Getppid()) + "-789":     false,
-		sshDirPrefix + "123456":                                false, // no pid in the name
-		"other-" + strconv.Itoa(dead.Process.Pid) + "-1":       false,
-	}
-	for n := range names {
-		if err := os.MkdirAll(filepath.Join(tmp, n), 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A stale directory still holding the dead master's socket file.
-	stale := sshDirPrefix + strconv.Itoa(dead.Process.Pid) + "-123"
-	if err := os.WriteFile(filepath.Join(tmp, stale, "ctl"), nil, 0o600); err != nil {
+	stale := filepath.Join(tmp, sshDirPrefix+strconv.Itoa(dead.Process.Pid)+"-123")
+	if err := os.MkdirAll(stale, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	sweepSSHDirs(filepath.Join(tmp, sshDirPrefix+strconv.Itoa(os.Getpid())+"-456"))
-	for n, removed := range names {
-		_, err := os.Stat(filepath.Join(tmp, n))
-		if gone := errors.Is(err, fs.ErrNotExist); gone != removed {
-			t.Errorf("%s: removed %v, want %v", n, gone, removed)
-		}
+	// Still holding the dead master's socket file.
+	if err := os.WriteFile(filepath.Join(stale, "ctl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewSSH(&SSHOptions{Args: []string{"nowhere.invalid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the dead Host's directory is still there: %v", err)
+	}
+	own, _ := filepath.Glob(filepath.Join(tmp, sshDirPrefix+strconv.Itoa(os.Getpid())+"-*"))
+	if len(own) != 1 {
+		t.Fatalf("this Host's directories: %v, want one", own)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(own[0]); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Close left its directory: %v", err)
 	}
 }
