@@ -53,6 +53,42 @@ func TestWaitStartRoundTrips(t *testing.T) {
 	}
 }
 
+// TestQuietWaitStartRoundTrips counts what a wait for quiet
+// (wait_for_content_change) costs to start on a pane whose session a
+// client of ours delivers already: one line, which reads the pane's
+// session before the stream is followed, and nothing while it waits.
+func TestQuietWaitStartRoundTrips(t *testing.T) {
+	for _, where := range []string{"attached session", "watched session"} {
+		t.Run(where, func(t *testing.T) {
+			s, pane, tty := silentPaneIn(t, where)
+			ctx := testCtx(t)
+			if _, err := fmt.Fprint(tty, "ready\r\n"); err != nil {
+				t.Fatal(err)
+			}
+			wait := func() {
+				t.Helper()
+				r, err := s.WaitQuiet(ctx, QuietArgs{Pane: PaneRef{PaneID: pane}, Quiet: 20 * time.Millisecond, Timeout: 20 * time.Second})
+				if err != nil || !r.Quiet {
+					t.Fatalf("got %+v, %v", r, err)
+				}
+			}
+			wait() // the model knows the pane, a watcher is attached
+			least := controlmode.Stats{Calls: 1 << 62}
+			for range 3 {
+				before := s.ConnStats().Stats
+				wait()
+				after := s.ConnStats().Stats
+				if c := after.Calls - before.Calls; c < least.Calls {
+					least = controlmode.Stats{Calls: c, Commands: after.Commands - before.Commands}
+				}
+			}
+			if least.Calls != 1 || least.Commands != 1 {
+				t.Fatalf("a quiet wait cost %d lines of %d commands, want 1 line of 1", least.Calls, least.Commands)
+			}
+		})
+	}
+}
+
 // silentPaneIn makes two sessions running cat and returns the pane of
 // the one that is where says: in the main client's session ("attached
 // session") or not ("watched session"), and its terminal.

@@ -76,6 +76,9 @@ func (h *fakeHost) Exec(_ context.Context, cmds ...controlmode.Command) ([]contr
 			rs[i].Lines = []string{fakePane + " 0 0 0 2000 0 80 0 " + fakeSession}
 		case strings.Contains(text, sinceFormat): // markNowCommand
 			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 24 0 " + fakeSession}
+		case strings.Contains(text, "#{pane_id} #{session_id} #{pane_last_output_time}"): // quietEntry
+			h.looks++
+			rs[i].Lines = []string{fakePane + " " + fakeSession + " "}
 		case strings.Contains(text, "#{pane_id} #{history_size}"): // readRows
 			rs[i].Lines = []string{fakePane + " 0 2000 0 0 80 0 0"}
 		default:

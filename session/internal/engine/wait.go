@@ -251,19 +251,26 @@ func progressTicker(progress func(time.Duration)) (<-chan time.Time, func()) {
 	return t.C, t.Stop
 }
 
-// lastOutput returns the second after pane last printed, as tmux 3.8 keeps
-// it (pane_last_output_time, whole seconds); false if it never printed or
-// the time cannot be read.
-func (e *Engine) lastOutput(ctx context.Context, pane string) (time.Time, bool) {
-	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_last_output_time}"))
+// quietEntry reads, in one round trip, the pane's session, whose output
+// a quiet wait follows, and when tmux last saw the pane print, which tmux
+// keeps from 3.8 (#{pane_last_output_time}, whole seconds; empty before):
+// the second after it, when the pane was last seen quiet for sure. last is
+// zero when tmux does not say.
+func (e *Engine) quietEntry(ctx context.Context, pane string) (session string, last time.Time, err error) {
+	rs, err := e.host.Exec(ctx, controlmode.NewCommand("display-message", "-p", "-t", pane, "#{pane_id} #{session_id} #{pane_last_output_time}"))
 	if err != nil {
-		return time.Time{}, false
+		return "", time.Time{}, err
 	}
-	sec, err := strconv.ParseInt(strings.Join(rs[0].Lines, ""), 10, 64)
-	if err != nil || sec <= 0 {
-		return time.Time{}, false
+	f := strings.Fields(strings.Join(rs[0].Lines, ""))
+	if len(f) < 2 || f[0] != pane {
+		return "", time.Time{}, errs.Errorf(errs.KindNotFound, "can't find pane: %s", pane)
 	}
-	return time.Unix(sec+1, 0), true
+	if len(f) == 3 {
+		if sec, err := strconv.ParseInt(f[2], 10, 64); err == nil && sec > 0 {
+			last = time.Unix(sec+1, 0)
+		}
+	}
+	return f[1], last, nil
 }
 
 // QuietArgs are the arguments of [Engine.WaitQuiet].
@@ -322,14 +329,19 @@ func (e *Engine) WaitQuiet(ctx context.Context, a QuietArgs) (QuietResult, error
 		return QuietResult{}, err
 	}
 	fed := e.host.Fed(pane)
-	f, err := e.followPane(ctx, pane)
+	session, lastOutput, err := e.quietEntry(ctx, pane)
 	if err != nil {
 		return QuietResult{}, err
 	}
+	st, release, err := e.host.WatchPaneIn(pane, session)
+	if err != nil {
+		return QuietResult{}, err
+	}
+	f := newPaneFollow(e, pane, st, release)
 	defer f.stop()
 	q := &quietWait{e: e, ctx: ctx, a: a, pane: pane, f: f, start: start, since: start, res: QuietResult{PaneID: pane}}
 	defer func() { f.st.NoteLook(f.cursor) }()
-	q.atEntry(fed)
+	q.atEntry(fed, lastOutput)
 	if q.res.Changed && a.Quiet == 0 {
 		return q.done()
 	}
@@ -355,8 +367,9 @@ type quietWait struct {
 
 // atEntry counts what the pane printed since this process's last input
 // to it, and finds when it last printed. fed reports whether its output
-// was followed before this wait.
-func (q *quietWait) atEntry(fed bool) {
+// was followed before this wait; lastOutput is when tmux last saw it print
+// (see quietEntry).
+func (q *quietWait) atEntry(fed bool, lastOutput time.Time) {
 	st := q.f.st
 	in := st.LastInput()
 	if fed && in.Sent && in.Fed {
@@ -376,10 +389,9 @@ func (q *quietWait) atEntry(fed bool) {
 		}
 	} else if q.a.Quiet > 0 && !in.Sent && q.e.host.Release().KnowsLastOutput() {
 		// Nothing followed the pane's output yet: tmux 3.8 knows when it
-		// last printed, to the second. The second after it is when the
-		// pane was last seen quiet for sure.
-		if at, ok := q.e.lastOutput(q.ctx, q.pane); ok && at.Before(q.since) {
-			q.since = at
+		// last printed, to the second.
+		if !lastOutput.IsZero() && lastOutput.Before(q.since) {
+			q.since = lastOutput
 		}
 	}
 }
