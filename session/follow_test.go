@@ -88,3 +88,24 @@ func TestPressKeysIntoAPaneThatExits(t *testing.T) {
 		})
 	}
 }
+
+// TestPressedKeysAreOneInput presses a key list one key at a time, with an
+// Enter among the keys and another after them, as send_keys does with
+// pace_ms: a wait for what the pane printed since the input counts from
+// the first key, as after the same keys sent in one line, so it finds the
+// command's output between the two Enters, and not its echo.
+func TestPressedKeysAreOneInput(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "sh", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "sh")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	p, err := s.PressKeys(ctx, PaneRef{PaneID: pane}, SendKeysArgs{KeyList: []string{"echo", " one", "Enter"}, Enter: true}, 5*time.Second)
+	if err != nil || len(p.Keys) != 4 {
+		t.Fatalf("got %+v, %v; want 4 keys pressed", p, err)
+	}
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: PaneRef{PaneID: pane}, Patterns: []string{"one"}, Timeout: 5 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched || strings.Join(r.MatchedLines, "|") != "one" {
+		t.Fatalf("got %+v, %v; want the output line one, matched", r, err)
+	}
+}

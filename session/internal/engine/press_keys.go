@@ -90,6 +90,10 @@ func (e *Engine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 		return Pressed{}, err
 	}
 	defer f.stop()
+	// The keys are one input, as when one line sends them all: a wait for
+	// what the pane printed since the input counts from the first key,
+	// and knows the echo of every line they typed.
+	defer f.st.GroupInputs()()
 	all := len(keys)
 	if a.Enter {
 		all++

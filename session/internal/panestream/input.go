@@ -53,17 +53,66 @@ type GridMark struct {
 // NoteInput records input that tmux has just answered: text typed (empty
 // for key names such as C-c), then Enter if enter. pre is the stream's end
 // before the input was sent. fed reports that the pane's output is being
-// delivered to the stream.
+// delivered to the stream. While a group is open (GroupInputs), the input
+// joins the group's: one input from the group's first on, typing all they
+// typed.
 func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool, grid GridMark) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	in := p.input
+	g := p.group
+	if g == nil {
+		p.input = noted(p.input, min(pre, p.end()), col, fed, text, enter, grid)
+		return
+	}
+	if !g.started {
+		g.started, g.pre, g.col, g.fed, g.grid = true, min(pre, p.end()), col, fed, grid
+	}
+	if enter && !strings.HasSuffix(text, "\n") {
+		text += "\n" // the Enter after the keys, which their text lacks
+	}
+	g.text += text
+	p.input = noted(g.before, g.pre, g.col, g.fed, strings.TrimSuffix(g.text, "\n"), enter, g.grid)
+}
+
+// An inputGroup is the inputs of one call noted as one input: where the
+// first went in, and the text of them all.
+type inputGroup struct {
+	before  InputMark // the input before the group's first
+	started bool      // an input was noted in the group
+	pre     int64     // the first input's NoteInput arguments
+	col     int
+	fed     bool
+	grid    GridMark
+	text    string // all the inputs typed, a line break for each Enter
+}
+
+// GroupInputs makes the inputs noted until end is called one input, as
+// if one call had typed them all (keys pressed one at a time): a wait
+// for what the pane printed since the input counts from the first, and
+// tells the echo of every line they typed. A group opened while another
+// is replaces it; end ends only its own.
+func (p *Stream) GroupInputs() (end func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	g := &inputGroup{before: p.input}
+	p.group = g
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.group == g {
+			p.group = nil
+		}
+	}
+}
+
+// noted returns in after an input at pre (see NoteInput).
+func noted(in InputMark, pre int64, col int, fed bool, text string, enter bool, grid GridMark) InputMark {
 	line := ""
 	continuing := in.Sent && !in.Enter && len(in.Typed) > 0
 	if continuing {
 		// Typed onto the line an earlier input started.
 		line = in.Typed[len(in.Typed)-1]
-		in.Typed = in.Typed[:len(in.Typed)-1]
+		in.Typed = in.Typed[: len(in.Typed)-1 : len(in.Typed)-1]
 	} else {
 		in.Typed = nil
 	}
@@ -73,14 +122,14 @@ func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool
 		in.Typed = in.Typed[len(in.Typed)-64:]
 	}
 	in.Fresh = min(len(strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })), len(in.Typed))
-	in.Sent, in.Offset, in.At, in.Fed, in.Enter, in.Col = true, min(pre, p.end()), time.Now(), fed, enter, col
+	in.Sent, in.Offset, in.At, in.Fed, in.Enter, in.Col = true, pre, time.Now(), fed, enter, col
 	if !continuing || !in.Grid.Known {
 		// Typing onto a line an earlier input started keeps that line's
 		// mark: the answer comes after the line, where it was begun.
 		in.Grid = grid
 	}
 	in.Cursor = grid
-	p.input = in
+	return in
 }
 
 // LastInput returns the pane's last input mark.

@@ -40,6 +40,7 @@ type Stream struct {
 	following  chan struct{} // closed when a reader next blocks in WaitOrTick; nil if none asked
 	lastOut    time.Time     // when output last arrived
 	input      InputMark     // the last input this process sent to the pane
+	group      *inputGroup   // the inputs being noted as one (GroupInputs); nil if none
 	look       int64         // where the last answer to "has it changed?" ended (NoteLook)
 }
 
