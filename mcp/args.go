@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -125,7 +127,42 @@ func schemaMessage(err error) string {
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, "validating root: ", "")
 	msg = strings.ReplaceAll(msg, "validating /properties/", "")
-	return "invalid arguments: " + strings.Join(strings.Fields(msg), " ")
+	msg = strings.Join(strings.Fields(msg), " ")
+	if m := anyOfFailure.FindStringSubmatch(msg); m != nil {
+		msg = anyOfMessage(m[1], m[2])
+	}
+	return "invalid arguments: " + msg
+}
+
+// anyOfFailure is jsonschema-go's wording of an argument that is none of
+// the forms it may take (keys: a string or a list; size: a string or an
+// integer): the argument, then each form's failure, "ARG/anyOf/N: ...".
+var anyOfFailure = regexp.MustCompile(`^(\w+): anyOf: did not validate against any of \[[^\]]*\]: (.*)$`)
+
+// branchType is one form's failure when the argument is not of its type.
+var branchType = regexp.MustCompile(`^type: (.*) has type "(\w+)", want "(\w+)"$`)
+
+// anyOfMessage words an argument arg that took none of its forms, from
+// the forms' failures: that it has none of their types, or, when it has
+// one form's type, why it failed that one.
+func anyOfMessage(arg, failures string) string {
+	branches := regexp.MustCompile(regexp.QuoteMeta(arg)+`/anyOf/\d+: `).Split(failures, -1)
+	within := regexp.MustCompile(`^` + regexp.QuoteMeta(arg) + `/anyOf/\d+/`)
+	var value, has string
+	var want []string
+	for _, b := range branches[1:] {
+		b = strings.TrimSpace(b)
+		t := branchType.FindStringSubmatch(b)
+		if t == nil {
+			return arg + ": " + within.ReplaceAllString(b, "") // of this form's type: why it is not of it
+		}
+		value, has = t[1], t[2]
+		want = append(want, strconv.Quote(t[3]))
+	}
+	if len(want) == 0 {
+		return arg + ": " + failures
+	}
+	return fmt.Sprintf("%s: %s has type %q, want %s", arg, value, has, strings.Join(want, " or "))
 }
 
 // dropNulls deletes null members the schema declares, so that null means

@@ -233,6 +233,9 @@ func TestInvalidArguments(t *testing.T) {
 		{"not an object", "list_sessions", nil, ""},
 		{"nested unknown", "send_keys_batch", map[string]any{"operations": []any{map[string]any{"keys": "x", "bogus": 1}}}, "bogus"},
 		{"empty batch", "send_keys_batch", map[string]any{"operations": []any{}}, "operations"},
+		{"none of the forms", "send_keys", map[string]any{"pane_id": "%1", "keys": 5}, `invalid arguments: keys: 5 has type "integer", want "string" or "array"`},
+		{"one form, wrong inside", "send_keys", map[string]any{"pane_id": "%1", "keys": []any{"a", 5}}, `invalid arguments: keys: items: type: 5 has type "integer", want "string"`},
+		{"size of no form", "split_window", map[string]any{"pane_id": "%1", "size": true}, `invalid arguments: size: true has type "boolean", want "string" or "integer"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake()
