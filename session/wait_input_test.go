@@ -96,6 +96,29 @@ func TestWaitAfterInputSkipsEchoAndOldLines(t *testing.T) {
 	}
 }
 
+// TestWaitAfterLinesSkipsEveryEcho types two command lines in one input,
+// a key at a time (send_keys with a key list): the shell echoes the second
+// after its prompt, below the first's output. A wait for what the input
+// printed takes that echo for echo too, short as it is: "B" matches the
+// second command's output, not its command line. (A long line was echo
+// there already, as a line editor may echo it twice.)
+func TestWaitAfterLinesSkipsEveryEcho(t *testing.T) {
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "sh", "env", "PS1=$ ", "sh")
+	pane := paneOf(t, s, "sh")
+	waitPrompt(t, s, pane)
+	ctx := testCtx(t)
+	ref := PaneRef{PaneID: pane}
+	keys := []string{"echo ONE", "Enter", "echo B", "Enter"}
+	if _, err := s.PressKeys(ctx, ref, SendKeysArgs{KeyList: keys}, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.WaitForText(ctx, WaitArgs{Pane: ref, Patterns: []string{"B"}, MatchCase: true, Timeout: 10 * time.Second})
+	if err != nil || r.Outcome != OutcomeMatched || strings.Join(r.MatchedLines, "|") != "B" || r.EchoSkipped != 2 {
+		t.Fatalf("got %+v, %v; want the output line B, both command lines skipped as echo", r, err)
+	}
+}
+
 func TestWaitInFullScreenProgram(t *testing.T) {
 	fixtures.NeedProgram(t, "less")
 	s, pane, _ := attachedAndOther(t)

@@ -16,7 +16,9 @@ import (
 // text: the lines the input typed (fresh) are looked for in order among
 // the first lines read, before the program printed a line of its own; a
 // line the program prints later with that text (fzf printing the 42 it
-// was given, a script printing "got:" and the line it read) is output. A
+// was given, a script printing "got:" and the line it read) is output,
+// unless a prompt is before it: a shell given several lines reads each
+// once the command before has printed, and echoes it after its prompt. A
 // long typed line (a command line, longEcho runes or more) may be echoed
 // once more, later, by a shell's line editor when it reads a line typed
 // ahead (the terminal echoed it first): such a line is echo again when
@@ -102,6 +104,15 @@ func (e *EchoFilter) Line(l string) bool {
 		e.skip(l)
 		return true
 	}
+	for k, t := range e.pending {
+		if e.output && behindPrompt(l, t) {
+			// A shell reads the next typed line once the last command has
+			// printed, and echoes it after its prompt.
+			e.pending = e.pending[k+1:]
+			e.skip(l)
+			return true
+		}
+	}
 	for _, t := range e.again {
 		if afterPrompt(l, t) {
 			e.skip(l)
@@ -110,7 +121,8 @@ func (e *EchoFilter) Line(l string) bool {
 	}
 	if strings.TrimSpace(l) != "" && !e.output {
 		// The program has printed: typed lines not seen echoed by now
-		// were not echoed where they were typed (a password); a line
+		// were not echoed where they were typed (a password), or are read
+		// by a shell after the command before them (behindPrompt); a line
 		// editor may still echo a long one.
 		e.output = true
 		for _, t := range e.pending {
@@ -118,9 +130,15 @@ func (e *EchoFilter) Line(l string) bool {
 				e.again = append(e.again, t)
 			}
 		}
-		e.pending = nil
 	}
 	return false
+}
+
+// behindPrompt reports whether l is typed line t echoed after a prompt,
+// something before it that ends with one of promptEnds: a line a program
+// prints back alone, or after words of its own, is output.
+func behindPrompt(l, t string) bool {
+	return afterPrompt(l, t) && strings.TrimSpace(l) != t
 }
 
 // keptEcho is how many lines taken for echo Lines keeps, the last ones.

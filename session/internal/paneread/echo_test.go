@@ -51,6 +51,16 @@ func TestEchoFilter(t *testing.T) {
 			[]string{"", "hello world again"}, []string{"", "hello world again"}},
 		{"short, its end printed first", []string{"142"}, -1,
 			[]string{"42"}, []string{"42"}},
+		// A shell given two lines reads the second once the first has
+		// printed, and echoes it after its prompt.
+		{"several commands", []string{"echo a", "echo b", "echo c"}, 0,
+			[]string{"# echo a", "a", "# echo b", "b", "# echo c", "c", "# "}, []string{"a", "b", "c", "# "}},
+		{"several commands, one read at the line before", []string{"cd /src", "grep -r TODO ."}, 0,
+			[]string{"$ cd /src", "$ grep -r TODO .", "x.go: // TODO"}, []string{"x.go: // TODO"}},
+		{"a later line printed back, not after a prompt", []string{"echo a", "say b"}, 0,
+			[]string{"$ echo a", "a", "say b", "got: say b"}, []string{"a", "say b", "got: say b"}},
+		{"a later line not echoed (a password), then the next", []string{"login", "hunter2", "ls"}, 0,
+			[]string{"$ login", "Password:", "$ ls", "a b"}, []string{"Password:", "a b"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
