@@ -359,15 +359,19 @@ func (l *Layer) call(ctx context.Context, req *sdk.CallToolRequest, run func(con
 	if legacy {
 		graceTime = 0
 	}
-	grace := time.NewTimer(graceTime)
-	defer grace.Stop()
-	select {
-	case o := <-done:
-		stop()
-		return o.res, o.err
-	case <-ctx.Done():
-		return plain()
-	case <-grace.C:
+	// No grace means a task whatever: a call that ended at once must not
+	// win a select against a timer of zero.
+	if graceTime > 0 {
+		grace := time.NewTimer(graceTime)
+		defer grace.Stop()
+		select {
+		case o := <-done:
+			stop()
+			return o.res, o.err
+		case <-ctx.Done():
+			return plain()
+		case <-grace.C:
+		}
 	}
 	id := ""
 	if t.Named {

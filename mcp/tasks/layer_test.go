@@ -318,6 +318,20 @@ func TestQuickCallAnswersWithinGrace(t *testing.T) {
 	}
 }
 
+// TestNoGraceMakesATaskOfEveryCall calls a tool that answers at once,
+// with no grace: each call becomes a task, never the answer itself. A
+// call that had ended could win a select against the zero timer: with
+// that select back, 6 runs in 10 of this test fail here.
+func TestNoGraceMakesATaskOfEveryCall(t *testing.T) {
+	f := newFixture(t, nil)
+	for i := range 1000 {
+		r, err := f.call("quick", true)
+		if err != nil || r["resultType"] != "task" {
+			t.Fatalf("call %d: got %v %v, want a task", i, r, err)
+		}
+	}
+}
+
 func TestErrorsEndCompletedOrFailed(t *testing.T) {
 	f := newFixture(t, nil)
 	tr, _ := f.call("toolerr", true)
