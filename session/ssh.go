@@ -108,7 +108,7 @@ func NewSSH(opts *SSHOptions) (Host, error) {
 		return nil, err
 	}
 	// Beside it, the directories of ssh Hosts whose process was killed.
-	piddir.Sweep(filepath.Dir(dir), sshDirPrefix, os.Geteuid())
+	piddir.Sweep(dir, sshDirPrefix)
 	n := len(o.Args) - 1
 	return &sshHost{
 		bin:      bin,

@@ -20,11 +20,22 @@ func Make(prefix string) (string, error) {
 	return os.MkdirTemp("", prefix+strconv.Itoa(os.Getpid())+"-")
 }
 
-// Sweep removes the directories in dir that Make named with prefix, that
-// belong to user uid, and whose process no longer exists. A process that
-// is alive, or not ours to signal, may still use its directory; this one's
-// stays. Best effort: a directory it cannot read or remove stays.
-func Sweep(dir, prefix string, uid int) {
+// Sweep removes, beside own (a directory Make gave this process), the
+// directories Make named with prefix that belong to own's owner and whose
+// process no longer exists. A process that is alive, or not ours to
+// signal, may still use its directory. Best effort: a directory it cannot
+// read or remove stays. The owner is read from own, not asked of the
+// process: the caller's package reads nothing of its environment.
+func Sweep(own, prefix string) {
+	ownInfo, err := os.Stat(own)
+	if err != nil {
+		return
+	}
+	ownSt, ok := ownInfo.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	dir := filepath.Dir(own)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -38,7 +49,7 @@ func Sweep(dir, prefix string, uid int) {
 		if err != nil {
 			continue
 		}
-		if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Uid != ownSt.Uid {
 			continue // another user's
 		}
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {

@@ -41,11 +41,21 @@ func TestSweep(t *testing.T) {
 	}
 	names[prefix+gone+"-9"] = false // a file, not a directory
 
-	Sweep(tmp, prefix, os.Getuid()+1) // another user's: nothing goes
-	if _, err := os.Stat(filepath.Join(tmp, prefix+gone+"-123")); err != nil {
-		t.Fatalf("a sweep for another user removed this user's directory: %v", err)
+	if os.Getuid() == 0 { // another user's directory of a gone process stays
+		other := prefix + gone + "-77"
+		if err := os.Mkdir(filepath.Join(tmp, other), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(filepath.Join(tmp, other), 54321, 54321); err != nil {
+			t.Fatal(err)
+		}
+		names[other] = false
 	}
-	Sweep(tmp, prefix, os.Getuid())
+	Sweep(filepath.Join(tmp, "gone-own"), prefix) // own gone: nothing is known, nothing goes
+	if _, err := os.Stat(filepath.Join(tmp, prefix+gone+"-123")); err != nil {
+		t.Fatalf("a sweep beside a missing directory removed one: %v", err)
+	}
+	Sweep(filepath.Join(tmp, prefix+strconv.Itoa(os.Getpid())+"-456"), prefix)
 	for n, removed := range names {
 		_, err := os.Stat(filepath.Join(tmp, n))
 		if gone := errors.Is(err, fs.ErrNotExist); gone != removed {
