@@ -90,9 +90,10 @@ func (e *Engine) pressKeys(ctx context.Context, ref PaneRef, a SendKeysArgs, pac
 		return Pressed{}, err
 	}
 	defer f.stop()
-	// The keys are one input, as when one line sends them all: a wait for
-	// what the pane printed since the input counts from the first key,
-	// and knows the echo of every line they typed.
+	// From the first Enter on, the keys are one input, as when one line
+	// sends them all: a wait for what the pane printed since the input
+	// counts from that Enter (the text before it was drawn before it
+	// went in), and knows the echo of every line typed after it.
 	defer f.st.GroupInputs()()
 	all := len(keys)
 	if a.Enter {

@@ -53,19 +53,19 @@ type GridMark struct {
 // NoteInput records input that tmux has just answered: text typed (empty
 // for key names such as C-c), then Enter if enter. pre is the stream's end
 // before the input was sent. fed reports that the pane's output is being
-// delivered to the stream. While a group is open (GroupInputs), the input
-// joins the group's: one input from the group's first on, typing all they
-// typed.
+// delivered to the stream. In a group (GroupInputs), the inputs from the
+// first that ends with Enter on are one input.
 func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool, grid GridMark) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	g := p.group
-	if g == nil {
+	if g == nil || !g.started && !enter {
 		p.input = noted(p.input, min(pre, p.end()), col, fed, text, enter, grid)
 		return
 	}
 	if !g.started {
-		g.started, g.pre, g.col, g.fed, g.grid = true, min(pre, p.end()), col, fed, grid
+		g.started, g.before = true, p.input
+		g.pre, g.col, g.fed, g.grid = min(pre, p.end()), col, fed, grid
 	}
 	if enter && !strings.HasSuffix(text, "\n") {
 		text += "\n" // the Enter after the keys, which their text lacks
@@ -74,27 +74,30 @@ func (p *Stream) NoteInput(pre int64, col int, fed bool, text string, enter bool
 	p.input = noted(g.before, g.pre, g.col, g.fed, strings.TrimSuffix(g.text, "\n"), enter, g.grid)
 }
 
-// An inputGroup is the inputs of one call noted as one input: where the
-// first went in, and the text of them all.
+// An inputGroup is the inputs of one call from its first Enter on, noted
+// as one input: where that one went in, and the text of them all.
 type inputGroup struct {
-	before  InputMark // the input before the group's first
-	started bool      // an input was noted in the group
-	pre     int64     // the first input's NoteInput arguments
+	started bool      // an input that ended with Enter was noted
+	before  InputMark // the input before it
+	pre     int64     // its NoteInput arguments
 	col     int
 	fed     bool
 	grid    GridMark
-	text    string // all the inputs typed, a line break for each Enter
+	text    string // what it and the inputs after it typed, a line break for each Enter
 }
 
-// GroupInputs makes the inputs noted until end is called one input, as
-// if one call had typed them all (keys pressed one at a time): a wait
-// for what the pane printed since the input counts from the first, and
-// tells the echo of every line they typed. A group opened while another
-// is replaces it; end ends only its own.
+// GroupInputs groups the inputs of one call (keys pressed one at a time)
+// until end is called: up to the first that ends with Enter each is noted
+// as ever, so what they typed is a line whose echo was drawn before that
+// Enter went in; from that Enter on they are one input, as if sent at
+// once. A wait for what the pane printed since the input counts from the
+// first Enter, so it finds what the lines typed printed, and tells the
+// echo of every line typed after it. A group opened while another is
+// replaces it; end ends only its own.
 func (p *Stream) GroupInputs() (end func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	g := &inputGroup{before: p.input}
+	g := &inputGroup{}
 	p.group = g
 	return func() {
 		p.mu.Lock()

@@ -77,49 +77,58 @@ func TestInputMark(t *testing.T) {
 }
 
 // TestGroupInputs notes keys pressed one at a time, with output between
-// them, in a group: the stream's input is the one the same keys sent at
-// once would make, from the first key's mark, whatever came before.
+// them, in a group: the keys before the first Enter are noted as ever, and
+// from that Enter on the stream's input is the one those keys sent at once
+// would make.
 func TestGroupInputs(t *testing.T) {
+	end := func(p *Stream) int64 { e, _ := p.Position(); return e }
+	grid := GridMark{Known: true, Row: 3, Col: 16}
 	p := New()
 	p.Append(1, []byte("$ "))
-	p.NoteInput(0, -1, true, "half", false, GridMark{}) // typed before: the group continues its line
-	end := func() int64 { e, _ := p.Position(); return e }
-	p.Append(1, []byte("half"))
-
-	at := end()
-	grid := GridMark{Known: true, Row: 3, Col: 6}
 	endGroup := p.GroupInputs()
-	p.NoteInput(at, -1, true, " echo", false, grid)
-	p.Append(1, []byte(" echo"))
-	p.NoteInput(end(), -1, true, " one\n", true, GridMark{Known: true, Row: 3, Col: 16})
-	p.Append(1, []byte(" one\r\none\r\n$ "))
-	p.NoteInput(end(), -1, true, "", true, GridMark{Known: true, Row: 5, Col: 2})
+	p.NoteInput(end(p), -1, true, "echo", false, GridMark{Known: true, Row: 3, Col: 2})
+	p.Append(1, []byte("echo"))
+	p.NoteInput(end(p), -1, true, " a", false, GridMark{Known: true, Row: 3, Col: 6})
+	p.Append(1, []byte(" a"))
+	if in := p.LastInput(); in.Offset != 6 || !slices.Equal(in.Typed, []string{"echo a"}) || in.Enter {
+		t.Fatalf("before the first Enter: got %+v, want the keys noted one by one", in)
+	}
+	at := end(p)
+	p.NoteInput(at, -1, true, "", true, grid)
+	p.Append(1, []byte("\r\na\r\n$ "))
+	p.NoteInput(end(p), -1, true, "echo b", false, GridMark{Known: true, Row: 5, Col: 2})
+	p.Append(1, []byte("echo b"))
+	p.NoteInput(end(p), -1, true, "", true, GridMark{Known: true, Row: 5, Col: 8})
 	endGroup()
 	got := p.LastInput()
 
 	one := New()
 	one.Append(1, []byte("$ "))
-	one.NoteInput(0, -1, true, "half", false, GridMark{})
-	one.Append(1, []byte("half"))
-	one.NoteInput(at, -1, true, " echo one\n", true, grid)
+	one.NoteInput(2, -1, true, "echo", false, GridMark{Known: true, Row: 3, Col: 2})
+	one.Append(1, []byte("echo"))
+	one.NoteInput(6, -1, true, " a", false, GridMark{Known: true, Row: 3, Col: 6})
+	one.Append(1, []byte(" a"))
+	one.NoteInput(at, -1, true, "\necho b", true, grid)
 	want := one.LastInput()
-	if got.Offset != at || !slices.Equal(got.Typed, want.Typed) || got.Fresh != want.Fresh || !got.Enter || got.Grid != want.Grid || got.Cursor != grid {
+	if got.Offset != at || !slices.Equal(got.Typed, []string{"echo a", "echo b"}) || got.Fresh != 1 || !got.Enter ||
+		!slices.Equal(got.Typed, want.Typed) || got.Fresh != want.Fresh || got.Grid != want.Grid || got.Cursor != want.Cursor {
 		t.Fatalf("grouped: got %+v\nwant %+v", got, want)
 	}
 
 	// Once the group has ended, an input is its own.
-	p.NoteInput(end(), -1, true, "ls", false, GridMark{})
-	if in := p.LastInput(); in.Offset != end() || !slices.Equal(in.Typed, []string{"ls"}) {
+	p.NoteInput(end(p), -1, true, "ls", false, GridMark{})
+	if in := p.LastInput(); in.Offset != end(p) || !slices.Equal(in.Typed, []string{"ls"}) {
 		t.Fatalf("after the group: got %+v", in)
 	}
 	// A group's end does not end a group opened after it.
 	first := p.GroupInputs()
 	second := p.GroupInputs()
 	first()
-	p.NoteInput(end(), -1, true, "a", false, GridMark{})
-	p.NoteInput(end(), -1, true, "b", false, GridMark{})
+	at = end(p)
+	p.NoteInput(at, -1, true, "", true, GridMark{})
+	p.NoteInput(end(p)+5, -1, true, "x", false, GridMark{})
 	second()
-	if in := p.LastInput(); !slices.Equal(in.Typed, []string{"lsab"}) || in.Fresh != 1 {
+	if in := p.LastInput(); in.Offset != at || !slices.Equal(in.Typed, []string{"ls", "x"}) || in.Fresh != 1 {
 		t.Fatalf("in the second group: got %+v", in)
 	}
 }
