@@ -42,7 +42,8 @@
 //   - release.go: the Server's release, whose facts (what each tmux release
 //     does differently, and what crashes it) are internal/release's, and
 //     nothing else asks the version; modes.go: the prompt the main client
-//     holds and the keys refused in copy mode.
+//     holds and the keys refused in copy mode; crash.go: the keys refused
+//     because they would crash the release.
 //   - host.go, host_local.go, ssh.go: where tmux runs (the Host interface,
 //     this machine, another one through ssh); each Host does what differs
 //     there itself, and nothing asks which kind of host it is; procwait_*.go:
@@ -51,7 +52,9 @@
 // The operations:
 //
 //   - targets.go: how a PaneRef or WindowRef becomes a tmux target, and
-//     tmux ids; placement.go: where sessions, windows and panes are.
+//     tmux ids; placement.go: where sessions, windows and panes are;
+//     socket_name.go: what a socket name may be; tags.go: a user option's
+//     values as set on each session, window and pane.
 //   - ops_read.go, ops_capture.go, ops_page.go: reading the model and
 //     panes; ops_session.go, ops_window.go, ops_pane.go: sessions, windows
 //     and panes; spawn.go: what starts a shell; ops_buffers.go,
