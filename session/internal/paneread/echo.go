@@ -96,6 +96,13 @@ func (e *EchoFilter) Line(l string) bool {
 		e.skip(l)
 		return true
 	}
+	if r := strings.TrimLeft(l, " \t"); first && e.rest != "" && strings.HasSuffix(r, e.rest) && strings.Contains(e.rest, r[:len(r)-len(e.rest)]) {
+		// The line editor was still drawing the typed line when the Enter
+		// went in, then drew it whole again: a piece of it, then all of it
+		// (fish, "0.sleep 0.3; ...").
+		e.skip(l)
+		return true
+	}
 	if !e.output && len(e.pending) > 0 && strings.HasSuffix(l, e.pending[0]) {
 		if long(e.pending[0]) {
 			e.again = append(e.again, e.pending[0])

@@ -47,6 +47,10 @@ func TestEchoFilter(t *testing.T) {
 		// when Enter came: after the Enter's mark, on the typed row.
 		{"long, its rest drawn after the Enter", []string{`sleep 0.3; echo DONE_4""2 DONE_42`}, -1,
 			[]string{`        0.3; echo DONE_4""2 DONE_42`, "DONE_42 DONE_42"}, []string{"DONE_42 DONE_42"}},
+		// fish was still drawing the line when the Enter went in, then
+		// drew it whole again on the row: a piece, then the line.
+		{"long, a piece of it then all of it after the Enter", []string{`sleep 0.3; echo DONE_4""2 DONE_42`}, -1,
+			[]string{`0.sleep 0.3; echo DONE_4""2 DONE_42`, "DONE_42 DONE_42"}, []string{"DONE_42 DONE_42"}},
 		{"long, output that is its end, not first", []string{"echo hello world again"}, -1,
 			[]string{"", "hello world again"}, []string{"", "hello world again"}},
 		{"short, its end printed first", []string{"142"}, -1,
