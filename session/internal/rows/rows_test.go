@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tmux-mcp/tmux-mcp/fixtures"
 )
 
 type pane struct {
@@ -35,19 +37,6 @@ func quoted(name string) string {
 	return ""
 }
 
-// quote is what #{q:} does to a value: a backslash before each byte the
-// shell would read.
-func quote(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte("|&;<>()$`\\\"'*?[# =%", s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // unquote undoes quote.
 func unquote(s string) string {
 	var b strings.Builder
@@ -70,8 +59,8 @@ func expand(format string, p pane) string {
 		"#{pane_id}", p.ID,
 		"#{pane_width}", strconv.Itoa(p.Width),
 		"#{pane_active}", active,
-		"#{q:pane_title}", quote(p.Title),
-		"#{q:window_name}", quote(p.Window),
+		"#{q:pane_title}", fixtures.QuoteShell(p.Title),
+		"#{q:window_name}", fixtures.QuoteShell(p.Window),
 	).Replace(format)
 }
 
