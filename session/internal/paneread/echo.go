@@ -27,8 +27,10 @@ import (
 //
 // Input that typed nothing (an Enter after a long typed line) starts the
 // read on the typed line's row: a line editor that held back drawing the
-// line while keys were pending (zsh) draws its rest then. The first line
-// read, a part of that typed line's end, is that rest, and echo.
+// line while keys were pending (zsh) draws its rest then, and one still
+// drawing it when the Enter went in (fish, on a loaded machine) draws
+// pieces of it, or all of it again. That row (see drawing) is echo, and
+// so is what it holds before it ends.
 type EchoFilter struct {
 	rest    string   // the long typed line the read starts on the row of, if any
 	read    bool     // a line was read
@@ -92,14 +94,11 @@ func (e *EchoFilter) Line(l string) bool {
 	l = strings.TrimRight(l, " \t")
 	first := !e.read
 	e.read = true
-	if r := strings.TrimLeft(l, " \t"); first && r != "" && len(r) < len(e.rest) && strings.HasSuffix(e.rest, r) {
-		e.skip(l)
-		return true
-	}
-	if r := strings.TrimLeft(l, " \t"); first && e.rest != "" && strings.HasSuffix(r, e.rest) && strings.Contains(e.rest, r[:len(r)-len(e.rest)]) {
-		// The line editor was still drawing the typed line when the Enter
-		// went in, then drew it whole again: a piece of it, then all of it
-		// (fish, "0.sleep 0.3; ...").
+	if first && e.rest != "" && drawing(l, e.rest, true) {
+		// The row the Enter went in on, drawn on after it: the rest of the
+		// typed line (a line editor that held back while keys were
+		// pending, zsh), or pieces of it or all of it again (one still
+		// drawing when the Enter went in, fish).
 		e.skip(l)
 		return true
 	}
@@ -177,6 +176,11 @@ func (e *EchoFilter) Partial(l string) bool {
 		return false
 	}
 	l = strings.TrimRight(l, " \t")
+	if !e.read && e.rest != "" && drawing(l, e.rest, false) {
+		// The line editor is drawing the typed line still, or again, on
+		// its row: the Enter went in before it was done (fish, loaded).
+		return true
+	}
 	if len(e.pending) > 0 {
 		t := e.pending[0]
 		for k := min(len(t), len(l)); k >= 1; k-- {
@@ -193,6 +197,43 @@ func (e *EchoFilter) Partial(l string) bool {
 		}
 	}
 	return false
+}
+
+// drawing reports whether l, the row an Enter that typed nothing went
+// in on, is a line editor drawing typed line t on after the Enter: the
+// end of t (zsh drew the rest it held back), pieces of t in their places
+// after the prompt (fish, still drawing when the Enter went in), or a
+// piece of t and then t again from its start. A finished row (ended) has
+// t drawn to its end.
+func drawing(l, t string, ended bool) bool {
+	l = strings.TrimRight(l, " \t")
+	r := strings.TrimLeft(l, " \t")
+	switch {
+	case r == "":
+		return false
+	case strings.HasSuffix(t, r):
+		return true
+	}
+	start := len(t)
+	if !ended {
+		start = min(len(r), len(t))
+	}
+	for k := start; k > 0 && (!ended || k == len(t)); k-- {
+		if strings.HasSuffix(r, t[:k]) && strings.Contains(t, r[:len(r)-k]) {
+			return true
+		}
+	}
+	if len(r) == len(l) {
+		// Drawn from the row's start: a program's line, not the typed
+		// line redrawn after its prompt.
+		return false
+	}
+	for _, f := range strings.Fields(r) {
+		if !strings.Contains(t, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // LastEcho returns the index of the last of rows that is the echo of the

@@ -51,6 +51,8 @@ func TestEchoFilter(t *testing.T) {
 		// drew it whole again on the row: a piece, then the line.
 		{"long, a piece of it then all of it after the Enter", []string{`sleep 0.3; echo DONE_4""2 DONE_42`}, -1,
 			[]string{`0.sleep 0.3; echo DONE_4""2 DONE_42`, "DONE_42 DONE_42"}, []string{"DONE_42 DONE_42"}},
+		{"long, a word of it printed from the row's start", []string{`sleep 0.3; echo DONE_4""2 DONE_42`}, -1,
+			[]string{"sleep", "echo"}, []string{"sleep", "echo"}},
 		{"long, output that is its end, not first", []string{"echo hello world again"}, -1,
 			[]string{"", "hello world again"}, []string{"", "hello world again"}},
 		{"short, its end printed first", []string{"142"}, -1,
@@ -106,6 +108,39 @@ func TestEchoFilterPartial(t *testing.T) {
 	}
 	if (*EchoFilter)(nil).Partial("x") || (*EchoFilter)(nil).Line("x") {
 		t.Error("a nil filter took a line for echo")
+	}
+}
+
+// TestOutputLineEditorStillDrawing: an Enter that typed nothing went in
+// while fish was still drawing the long line typed before it (CI, tmux
+// 3.6b): what it draws next on the row, the end of the line or the line
+// again, is not output until the row ends, and then it is echo.
+func TestOutputLineEditorStillDrawing(t *testing.T) {
+	typed := []string{`sleep 0.3; echo DONE_4""2 DONE_42`}
+	for _, c := range []struct{ name, before, after, rest string }{
+		{"its end", `$ sleep 0.3; echo DONE_4""2 `, "DONE_4", "2"},
+		{"a piece in its middle", `$ sleep 0.3; echo DONE_4""2 DONE_42`, "\x1b[18Decho DO", ""},
+		{"two pieces", `$ sleep 0.3; echo DONE_4""2 DONE_42`, "\r\x1b[2Csleep\x1b[11CDONE_4", ""},
+		{"a piece, then the line again", `$ sleep 0.3; echo DONE_4""2 `, `0.3sleep 0.3; echo DON`, `E_4""2 DONE_42`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := Output{Echo: NewEchoFilter(typed, 0)}
+			o.Prime([]byte(c.before))
+			if lines, partial := o.Write([]byte(c.after)); len(lines) != 0 || partial != "" {
+				t.Fatalf("the row drawn on after the Enter: got %q and %q, want nothing yet", lines, partial)
+			}
+			lines, partial := o.Write([]byte(c.rest + "\r\nDONE_42 DONE_42\r\n$ "))
+			if !slices.Equal(lines, []string{"DONE_42 DONE_42"}) || partial != "$ " {
+				t.Fatalf("after the row: got %q and %q, want the line printed, then the prompt", lines, partial)
+			}
+		})
+	}
+	// A line the program prints is not held back: the row of the echo
+	// ended first.
+	o := Output{Echo: NewEchoFilter(typed, 0)}
+	o.Prime([]byte(`$ sleep 0.3; echo DONE_4""2 DONE_42`))
+	if _, partial := o.Write([]byte("\r\nDONE_42")); partial != "DONE_42" {
+		t.Fatalf("output after the echo's row: partial %q, want DONE_42", partial)
 	}
 }
 
