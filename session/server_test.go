@@ -343,6 +343,15 @@ func TestModelTruthUnderChurn(t *testing.T) {
 	if _, err := s.Sessions(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The churn takes the gate as another tmux-mcp process would: it
+	// kills the session our client is attached to, and a notification
+	// its commands queue while the client attaches again crashes tmux
+	// (docs/internals.md, "Two tmux crashes"; ungated, 1 run in 5 on
+	// 3.2a), which this test does not measure.
+	churn := func(args ...string) {
+		defer enter(s.gate, holdFor(args[0]))()
+		_, _ = fx.TryTmux(args...) // targets may be gone; failures are churn too
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	const total, burst = 2000, 40
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
@@ -358,7 +367,7 @@ func TestModelTruthUnderChurn(t *testing.T) {
 			sessions, windows, panes = append(sessions, targets[i]), append(windows, targets[i+1]), append(panes, targets[i+2])
 		}
 		if len(sessions) == 0 {
-			fx.Tmux(t, "new-session", "-d")
+			churn("new-session", "-d")
 			continue
 		}
 		for range burst {
@@ -393,7 +402,7 @@ func TestModelTruthUnderChurn(t *testing.T) {
 				args = []string{"move-window", "-s", pick(windows), "-t", pick(sessions) + ":"}
 			}
 			if args != nil {
-				_, _ = fx.TryTmux(args...) // targets may be gone; failures are churn too
+				churn(args...)
 			}
 		}
 		// Settle: a round trip on the channel puts every notification sent
@@ -410,6 +419,12 @@ func TestModelTruthUnderChurn(t *testing.T) {
 		}
 		if err := s.sync(ctx); err != nil {
 			t.Fatal(err)
+		}
+		if fx.Died() {
+			// A new-session of the churn started a new server, with
+			// automatic-rename on: its names change on tmux's timer.
+			t.Skipf("after %d operations the tmux server died and the churn started another "+
+				"(a segfault of tmux itself; the kernel log shows them): inconclusive", ops)
 		}
 		compareModel(t, fx, s, ops)
 	}

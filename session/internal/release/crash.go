@@ -16,8 +16,8 @@ import "slices"
 //	| layout's name ("tiledx")               |            |                                            | layout strings (session/ops_window.go)         |
 //	| refresh-client -B subscription with    | 3.3a-3.6   | tmux issue #4916; control_check_subs_timer | never combined (controlmode, session/link.go)  |
 //	| wait-exit, client lingering            |            |                                            |                                                |
-//	| a control client attaching while       | 3.3a       | this project's tests                       | the crash gate (session/internal/crashgate)    |
-//	| another creates a session              |            |                                            |                                                |
+//	| a control client attaching while       | 3.2a-3.6b  | this project's tests; tmux checks the      | the crash gate (session/internal/crashgate)    |
+//	| another creates a session              | (< 3.7)    | client's state since 3.7 (PR 4980)         |                                                |
 //	| a pane kept by remain-on-exit dying    | 3.2a       | this project's tests (control_write_pending | wait_for_pane_exit, which holds remain-on-exit |
 //	| while a control client has its output  |            | after the pane's event is freed)           | refuses 3.2 (CrashesHoldingDeadPanes)          |
 //	| pending (2 in 10 tries)                |            |                                            |                                                |
