@@ -140,6 +140,33 @@ func TestRunCommandWaitsForTheClearedLine(t *testing.T) {
 	}
 }
 
+// TestRunCommandRefusesAProgramAtOnce: run_command into a pane whose
+// program is not a shell, and to which this process sent no key, is
+// refused at once, whatever the timeout: nothing was told to quit, and no
+// shell is starting. It took 4 s (a second for the program to quit, two
+// for a first prompt), for a call with a 50 ms timeout.
+func TestRunCommandRefusesAProgramAtOnce(t *testing.T) {
+	t.Parallel()
+	fx, s := newTestServer(t)
+	fx.NewSession(t, "cat", "sh", "-c", "exec cat >/dev/null")
+	pane := paneOf(t, s, "cat")
+	ctx := testCtx(t)
+	waitFor(t, "the pane to run cat", func() bool {
+		p, err := s.Pane(ctx, pane)
+		return err == nil && p.CurrentCommand == "cat"
+	})
+	begin := time.Now()
+	_, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo no", Timeout: 50 * time.Millisecond})
+	took := time.Since(begin)
+	if !isKind(err, KindRefused) || !strings.Contains(err.Error(), `running "cat"`) {
+		t.Fatalf("run_command into cat: got %v, want it refused as running cat", err)
+	}
+	// Generous: the waits it no longer makes are fixed ones of 3 s and more.
+	if took > 2500*time.Millisecond {
+		t.Errorf("run_command into cat was refused after %v, want at once", took)
+	}
+}
+
 // TestRunCommandAfterQuittingItsPager: run_command ran a pager (it timed
 // out, still running), the agent pressed q, and ran the next command at
 // once. The pager gives the shell back a moment after the key: the next

@@ -319,8 +319,9 @@ func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, dead
 	}
 	// A program just told to quit (less after q) gives the pane back to
 	// its shell a moment later: look again as it prints, for a moment,
-	// before refusing.
-	if quitting(p) {
+	// before refusing. One this process sent no key to lately holds the
+	// pane as it did, and is refused at once.
+	if quitting(p) && toldLately(f.st.LastInput()) {
 		p = e.awaitShell(ctx, f, p)
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
@@ -328,8 +329,9 @@ func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, dead
 	// the prompt a moment to be drawn, and look again. A pane named "tmux"
 	// is looked at again even when no prompt came: it may have been drawn
 	// before the stream was following the pane (a new client attaching to
-	// the pane's session), and the shell is there by now.
-	if p.dead || p.program != "tmux" && p.at.CursorX != 0 {
+	// the pane's session), and the shell is there by now. Another program
+	// draws no prompt of a shell's: it is refused as it is.
+	if p.dead || p.program != "tmux" && p.at.CursorX != 0 || quitting(p) {
 		return p, nil
 	}
 	p, err := e.awaitFirstPrompt(ctx, f, p, deadline)
@@ -341,6 +343,17 @@ func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, dead
 	}
 	return p, err
 }
+
+// toldLately reports whether this process sent the pane input (a key
+// that may have told its program to quit) within quitWindow of now.
+func toldLately(in panestream.InputMark) bool {
+	return in.Sent && time.Since(in.At) < quitWindow
+}
+
+// quitWindow is how long after a key of ours a program holding the pane
+// is given exitGrace to give it back: an agent quits a pager and runs a
+// command in its next call, seconds later at most.
+const quitWindow = 10 * time.Second
 
 // quitting reports whether p shows a program, not the pane's shell, that
 // may be about to give the pane back: one that is neither a shell nor
