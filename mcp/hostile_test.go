@@ -94,7 +94,7 @@ func TestHostileInputEveryTool(t *testing.T) {
 	env = newTmuxEnv(t, "2025-11-25", nil)
 	dir := t.TempDir()
 	canary := filepath.Join(dir, "CANARY")
-	env.fx.NewSession(t, "hostile", "sh", "-c", "exec cat >/dev/null")
+	env.fx.NewSession(t, "hostile", "sh", "-c", "echo hostile; exec cat >/dev/null")
 	f := strings.Fields(env.fx.Tmux(t, "display-message", "-p", "-t", "hostile", "#{pane_id} #{window_id} #{session_id}"))
 	ids := hostileTargets{pane: f[0], window: f[1], session: f[2], dir: dir}
 	srv := env.manager.Server(session.Socket{Name: env.fx.Socket})

@@ -141,14 +141,16 @@ func TestRunCommandWaitsForTheClearedLine(t *testing.T) {
 }
 
 // TestRunCommandRefusesAProgramAtOnce: run_command into a pane whose
-// program is not a shell, and to which this process sent no key, is
-// refused at once, whatever the timeout: nothing was told to quit, and no
-// shell is starting. It took 4 s (a second for the program to quit, two
-// for a first prompt), for a call with a 50 ms timeout.
+// program is not a shell, which has drawn on the pane, and to which this
+// process sent no key, is refused at once, whatever the timeout: nothing
+// was told to quit, and no shell is starting. It took 2 s (a second for
+// the program to quit, one for a first prompt), for a call with a 50 ms
+// timeout; 4 s in a pane the program had drawn nothing on, which a
+// starting shell's program may still give back (the next test).
 func TestRunCommandRefusesAProgramAtOnce(t *testing.T) {
 	t.Parallel()
 	fx, s := newTestServer(t)
-	fx.NewSession(t, "cat", "sh", "-c", "exec cat >/dev/null")
+	fx.NewSession(t, "cat", "sh", "-c", "echo reading; exec cat >/dev/null")
 	pane := paneOf(t, s, "cat")
 	ctx := testCtx(t)
 	waitFor(t, "the pane to run cat", func() bool {
@@ -164,6 +166,40 @@ func TestRunCommandRefusesAProgramAtOnce(t *testing.T) {
 	// Generous: the waits it no longer makes are fixed ones of 3 s and more.
 	if took > 2500*time.Millisecond {
 		t.Errorf("run_command into cat was refused after %v, want at once", took)
+	}
+}
+
+// TestRunCommandWaitsForAStartingShellsProgram: a new pane's shell runs
+// a program from its start-up file (a login profile's mesg), on a pane
+// nothing has been drawn on: run_command waits for it and the prompt, and
+// runs the command, as it does for the shell itself.
+func TestRunCommandWaitsForAStartingShellsProgram(t *testing.T) {
+	t.Parallel()
+	fx, s := newTestServer(t)
+	rc := filepath.Join(t.TempDir(), "rc")
+	// Within what run_command gives a starting shell (a second for the
+	// program, one or two for a first prompt), and longer than it takes
+	// to look at the pane.
+	if err := os.WriteFile(rc, []byte("sleep 1.5\nPS1='$ '\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// sh (dash) runs $ENV's commands in a process group of their own, so
+	// tmux names the pane after them (bash runs its rc's in its own).
+	fx.NewSession(t, "starting", "env", "ENV="+rc, "sh", "-i")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		program := fx.Tmux(t, "display-message", "-p", "-t", "starting", "#{pane_current_command}")
+		if program == "sleep" {
+			break
+		}
+		if program == "sh" || time.Now().After(deadline) {
+			t.Skipf("the start-up file's sleep was not seen (the pane runs %s): nothing to test", program)
+		}
+	}
+	pane := paneOf(t, s, "starting")
+	ctx := testCtx(t)
+	r, err := s.RunCommand(ctx, RunArgs{Pane: PaneRef{PaneID: pane}, Command: "echo started", Timeout: 30 * time.Second})
+	if err != nil || strings.Join(r.Output, "|") != "started" {
+		t.Fatalf("run_command while the start-up file runs sleep: got %+v %v, want the command run", r, err)
 	}
 }
 

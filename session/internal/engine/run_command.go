@@ -318,10 +318,13 @@ func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, dead
 		}
 	}
 	// A program just told to quit (less after q) gives the pane back to
-	// its shell a moment later: look again as it prints, for a moment,
-	// before refusing. One this process sent no key to lately holds the
-	// pane as it did, and is refused at once.
-	if quitting(p) && toldLately(f.st.LastInput()) {
+	// its shell a moment later, and one in a pane that has drawn nothing
+	// yet may be a starting shell's (a login profile's mesg): look again
+	// as it prints, for a moment, before refusing. Any other, which this
+	// process sent no key to lately, holds the pane as it did, and is
+	// refused at once.
+	told, unwritten := toldLately(f.st.LastInput()), p.at.CursorX == 0 && blank(p.screen)
+	if quitting(p) && (told || unwritten) {
 		p = e.awaitShell(ctx, f, p)
 	}
 	// tmux names a pane just made "tmux" until its shell has started, and
@@ -329,9 +332,9 @@ func (e *Engine) awaitReady(ctx context.Context, f *paneFollow, p runProbe, dead
 	// the prompt a moment to be drawn, and look again. A pane named "tmux"
 	// is looked at again even when no prompt came: it may have been drawn
 	// before the stream was following the pane (a new client attaching to
-	// the pane's session), and the shell is there by now. Another program
-	// draws no prompt of a shell's: it is refused as it is.
-	if p.dead || p.program != "tmux" && p.at.CursorX != 0 || quitting(p) {
+	// the pane's session), and the shell is there by now. Another program,
+	// in a pane it has drawn on, is refused as it is.
+	if p.dead || p.program != "tmux" && p.at.CursorX != 0 || quitting(p) && !told && !unwritten {
 		return p, nil
 	}
 	p, err := e.awaitFirstPrompt(ctx, f, p, deadline)
