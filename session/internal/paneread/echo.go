@@ -214,11 +214,11 @@ func drawing(l, t string, ended bool) bool {
 	case strings.HasSuffix(t, r):
 		return true
 	}
-	start := len(t)
-	if !ended {
-		start = min(len(r), len(t))
+	least := 1 // the start of t drawn again, as much of it as is there yet
+	if ended {
+		least = len(t) // all of it
 	}
-	for k := start; k > 0 && (!ended || k == len(t)); k-- {
+	for k := min(len(r), len(t)); k >= least; k-- {
 		if strings.HasSuffix(r, t[:k]) && strings.Contains(t, r[:len(r)-k]) {
 			return true
 		}
